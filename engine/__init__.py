@@ -1,0 +1,8 @@
+"""The duplicate Scrabble engine: a pure-Python library (no Django, no Celery).
+
+Modules: ``alphabet`` (letters as ints), ``board`` (tiles and premiums),
+``notation`` (text in and out), ``lexicon`` (word graph), ``scoring`` (one
+move placed and scored), ``movegen`` (the top search), ``draw`` (bag and
+racks), ``choice`` (which tied top goes on the board), ``record`` (game
+records), ``grading`` (players' slips).
+"""

@@ -1,0 +1,111 @@
+"""The lexicon: a normalized word list (rules §6) held as a DAWG.
+
+Identity is the list's name plus the sha256 of its normalized form, so a game
+records exactly which list it was played with.  The graph is cached on disk,
+keyed by the sha256 of the source file's bytes, so loading a known list is a
+hash and a read.  Several lexicons can live in one process: nothing here is
+module state except the read-only path of the shipped list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.lexicon.dawg import Dawg
+from engine.lexicon.normalize import checksum, decode_list, normalize_words
+
+DEFAULT_NAME = "fr-wfrench"
+DEFAULT_PATH = Path(__file__).with_name("data") / "fr-wfrench.txt.gz"
+_CACHE_MAGIC = b"LEXCACHE1\n"
+
+
+def cache_dir() -> Path:
+    """``ARBITER_CACHE_DIR`` if set, else the user's cache folder."""
+    env = os.environ.get("ARBITER_CACHE_DIR")
+    base = Path(env) if env else Path.home() / ".cache" / "duplicate-arbiter"
+    return base / "lexicons"
+
+
+@dataclass(eq=False)
+class Lexicon:
+    name: str
+    sha256: str
+    word_count: int
+    dawg: Dawg
+
+    @property
+    def identity(self) -> str:
+        return f"{self.name}:{self.sha256}"
+
+    def __contains__(self, word) -> bool:
+        """A word given as text (upper case) or as letter codes."""
+        if isinstance(word, str):
+            if not word.isascii() or not word.isupper():
+                return False
+            word = [ord(ch) - 64 for ch in word]
+        return self.dawg.contains(word)
+
+    @classmethod
+    def from_words(cls, words, name: str = "custom") -> Lexicon:
+        """From any iterable of words; normalized as §6 says."""
+        normalized = normalize_words(words)
+        return cls(name, checksum(normalized), len(normalized), Dawg.build(normalized))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str, *, use_cache: bool = True) -> Lexicon:
+        """From a word-list file's bytes (gzip or text, UTF-8 or Latin-1)."""
+        key = hashlib.sha256(data).hexdigest()
+        path = cache_dir() / f"{key}.dawg"
+        if use_cache:
+            cached = _read_cache(path, name)
+            if cached is not None:
+                return cached
+        lexicon = cls.from_words(decode_list(data).splitlines(), name)
+        if use_cache:
+            _write_cache(path, lexicon)
+        return lexicon
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, name: str | None = None, *, use_cache: bool = True):
+        path = Path(path)
+        stem = path.name.split(".")[0]
+        return cls.from_bytes(path.read_bytes(), name or stem, use_cache=use_cache)
+
+    @classmethod
+    def default(cls, *, use_cache: bool = True) -> Lexicon:
+        """The free list shipped with the engine (``fr-wfrench``, GPL-2+)."""
+        return cls.from_file(DEFAULT_PATH, DEFAULT_NAME, use_cache=use_cache)
+
+
+def _read_cache(path: Path, name: str) -> Lexicon | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(_CACHE_MAGIC):
+        return None
+    head_end = data.index(b"\n", len(_CACHE_MAGIC))
+    sha, count = data[len(_CACHE_MAGIC) : head_end].decode("ascii").split()
+    try:
+        dawg = Dawg.from_bytes(data[head_end + 1 :])
+    except ValueError:
+        return None
+    return Lexicon(name, sha, int(count), dawg)
+
+
+def _write_cache(path: Path, lexicon: Lexicon) -> None:
+    """Write atomically: a half-written cache is never read."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        head = _CACHE_MAGIC + f"{lexicon.sha256} {lexicon.word_count}\n".encode("ascii")
+        tmp.write_bytes(head + lexicon.dawg.to_bytes())
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+__all__ = ["DEFAULT_NAME", "Dawg", "Lexicon", "cache_dir"]

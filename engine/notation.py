@@ -1,0 +1,265 @@
+"""Text at the edge of the engine (rules §1.3): references, racks, words, slips, boards.
+
+Parsers accept what people type (spaces, lower case where case means nothing,
+``h4``) and raise ``NotationError`` with a sentence saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from engine import alphabet
+from engine.alphabet import BLANK, BLANK_FLAG, RACK_SIZE
+from engine.board import CELLS, EMPTY, SIZE, Board
+from engine.messages import Message
+
+MAX_INPUT = 200
+
+
+class NotationError(ValueError):
+    """A text that cannot be read; ``message`` says why in words a player understands."""
+
+    def __init__(self, code: str, **params):
+        self.message = Message(code, params)
+        super().__init__(self.message.text("en"))
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A move's reference: the cell of its first letter and its direction."""
+
+    row: int
+    col: int
+    horizontal: bool
+
+    @property
+    def square(self) -> int:
+        return self.row * SIZE + self.col
+
+    def __str__(self) -> str:
+        row, col = chr(65 + self.row), str(self.col + 1)
+        return row + col if self.horizontal else col + row
+
+    def reversed(self) -> Ref:
+        """The same first cell read in the other direction."""
+        return Ref(self.row, self.col, not self.horizontal)
+
+
+def _squash(text: str) -> str:
+    if not isinstance(text, str):
+        raise NotationError("not_text")
+    if len(text) > MAX_INPUT:
+        raise NotationError("too_long", limit=MAX_INPUT)
+    return "".join(text.split())
+
+
+_REF_H = re.compile(r"([A-Oa-o])(\d{1,2})")
+_REF_V = re.compile(r"(\d{1,2})([A-Oa-o])")
+
+
+def parse_ref(text: str) -> Ref:
+    """``H4`` (row first: horizontal) or ``4H`` (column first: vertical)."""
+    raw = _squash(text)
+    if not raw:
+        raise NotationError("ref_empty")
+    m = _REF_H.fullmatch(raw)
+    if m:
+        row, col, horizontal = m.group(1), m.group(2), True
+    else:
+        m = _REF_V.fullmatch(raw)
+        if not m:
+            raise NotationError("ref_syntax", ref=raw)
+        col, row, horizontal = m.group(1), m.group(2), False
+    c = int(col)
+    if not 1 <= c <= SIZE:
+        raise NotationError("ref_column", ref=raw)
+    return Ref(ord(row.upper()) - 65, c - 1, horizontal)
+
+
+@dataclass(frozen=True, slots=True)
+class RackText:
+    """A rack as written on records: reliquat, ``+``, new tiles; ``-`` after a rejection."""
+
+    reliquat: tuple[int, ...]
+    new: tuple[int, ...]
+    rejected: bool = False
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return self.reliquat + self.new
+
+    def __str__(self) -> str:
+        new = "".join(alphabet.char(c) for c in self.new)
+        if self.reliquat:
+            return "".join(alphabet.char(c) for c in self.reliquat) + "+" + new
+        return ("-" if self.rejected else "") + new
+
+
+def parse_rack(text: str) -> RackText:
+    """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles, ``?`` for a blank."""
+    raw = _squash(text)
+    rejected = raw.startswith("-")
+    if rejected:
+        raw = raw[1:]
+    if raw.count("+") > 1:
+        raise NotationError("rack_plus")
+    kept, plus, new = raw.partition("+")
+    if rejected and plus:
+        raise NotationError("rack_reject_reliquat")
+    if not plus:
+        kept, new = "", kept
+    codes = []
+    for part in (kept, new):
+        seq = []
+        for ch in part:
+            up = ch.upper()
+            if up == "?" or "A" <= up <= "Z":
+                seq.append(alphabet.code(up))
+            else:
+                raise NotationError("rack_char", char=ch)
+        codes.append(tuple(seq))
+    if len(codes[0]) + len(codes[1]) > RACK_SIZE:
+        raise NotationError("rack_size", size=len(codes[0]) + len(codes[1]))
+    return RackText(codes[0], codes[1], rejected)
+
+
+def rack_tiles(text: str) -> tuple[int, ...]:
+    """Just the tiles of a rack text, marks ignored."""
+    return parse_rack(text).tiles
+
+
+def _fold(ch: str) -> str:
+    """One typed character to a letter, keeping its case: accents dropped, œ/æ split."""
+    low = {"œ": "oe", "æ": "ae", "Œ": "OE", "Æ": "AE"}.get(ch)
+    if low:
+        return low
+    base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+    return base
+
+
+@dataclass(frozen=True, slots=True)
+class TypedWord:
+    """A word as a player typed it: letter codes and, per letter, whether it was lower case."""
+
+    letters: tuple[int, ...]
+    lower: tuple[bool, ...]
+
+    def __str__(self) -> str:
+        return "".join(
+            alphabet.char(c | BLANK_FLAG) if low else alphabet.char(c)
+            for c, low in zip(self.letters, self.lower)
+        )
+
+
+def parse_word(text: str) -> TypedWord:
+    """A word of 2 to 15 letters; lower case marks a blank, accents are dropped (``é`` is E)."""
+    raw = _squash(text)
+    if not raw:
+        raise NotationError("word_empty")
+    letters, lower = [], []
+    for ch in raw:
+        for f in _fold(ch):
+            if "A" <= f <= "Z":
+                letters.append(ord(f) - 64)
+                lower.append(False)
+            elif "a" <= f <= "z":
+                letters.append(ord(f) - 96)
+                lower.append(True)
+            else:
+                raise NotationError("word_char", char=ch)
+    if not 2 <= len(letters) <= SIZE:
+        raise NotationError("word_length", length=len(letters))
+    return TypedWord(tuple(letters), tuple(lower))
+
+
+def format_word(tiles) -> str:
+    """Board tiles of a word as text, blanks in lower case."""
+    return "".join(alphabet.char(t) for t in tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class SlipText:
+    """A slip as handed in: reference (None if missing), the word as typed, claimed score."""
+
+    ref: Ref | None
+    word: TypedWord
+    score: int | None
+
+
+_SCORE = re.compile(r"\d{1,4}")
+
+
+def parse_slip(text: str) -> SlipText:
+    """``H4 CALFEUTRE 40``; ``- WORD [SCORE]`` (or just ``WORD``) for a slip without reference."""
+    if not isinstance(text, str):
+        raise NotationError("not_text")
+    if len(text) > MAX_INPUT:
+        raise NotationError("too_long", limit=MAX_INPUT)
+    parts = text.split()
+    if not parts:
+        raise NotationError("slip_empty")
+    score = None
+    if len(parts) > 1 and _SCORE.fullmatch(parts[-1]):
+        score = int(parts.pop())
+    if len(parts) == 1:
+        return SlipText(None, parse_word(parts[0]), score)
+    if len(parts) != 2:
+        raise NotationError("slip_syntax")
+    head, word = parts
+    ref = None if head in ("-", "?") else parse_ref(head)
+    return SlipText(ref, parse_word(word), score)
+
+
+def board_text(board: Board) -> str:
+    """Fifteen lines, row letter then cells: ``.`` empty, letters, blanks in lower case."""
+    lines = ["   " + "".join(f"{c % 10}" for c in range(1, SIZE + 1))]
+    for r in range(SIZE):
+        row = board.cells[r * SIZE : (r + 1) * SIZE]
+        lines.append(f"{chr(65 + r)}  " + "".join(alphabet.char(t) if t else "." for t in row))
+    return "\n".join(lines)
+
+
+def parse_board(text: str) -> Board:
+    """Read ``board_text`` back (the header line is optional)."""
+    rows = [ln.split()[-1] for ln in text.strip().splitlines() if ln.strip()]
+    rows = [r for r in rows if len(r) == SIZE and not r.isdigit()]
+    if len(rows) != SIZE:
+        raise NotationError("board_rows")
+    cells = [EMPTY] * CELLS
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == ".":
+                continue
+            if "A" <= ch <= "Z":
+                cells[r * SIZE + c] = ord(ch) - 64
+            elif "a" <= ch <= "z":
+                cells[r * SIZE + c] = (ord(ch) - 96) | BLANK_FLAG
+            else:
+                raise NotationError("board_char", char=ch)
+    return Board(cells)
+
+
+def rack_text(tiles) -> str:
+    """Rack codes as text (``?`` for blanks), in the given order."""
+    return "".join(alphabet.char(c) for c in tiles)
+
+
+__all__ = [
+    "BLANK",
+    "NotationError",
+    "Ref",
+    "RackText",
+    "SlipText",
+    "TypedWord",
+    "board_text",
+    "format_word",
+    "parse_board",
+    "parse_rack",
+    "parse_ref",
+    "parse_slip",
+    "parse_word",
+    "rack_text",
+    "rack_tiles",
+]
