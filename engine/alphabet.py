@@ -20,11 +20,32 @@ LETTER_MASK = 31
 ALL_LETTERS = ((1 << 27) - 1) & ~1
 
 _VALUE_COUNT = {
-    "A": (1, 9), "B": (3, 2), "C": (3, 2), "D": (2, 3), "E": (1, 15), "F": (4, 2),
-    "G": (2, 2), "H": (4, 2), "I": (1, 8), "J": (8, 1), "K": (10, 1), "L": (1, 5),
-    "M": (2, 3), "N": (1, 6), "O": (1, 6), "P": (3, 2), "Q": (8, 1), "R": (1, 6),
-    "S": (1, 6), "T": (1, 6), "U": (1, 6), "V": (4, 2), "W": (10, 1), "X": (10, 1),
-    "Y": (10, 1), "Z": (10, 1),
+    "A": (1, 9),
+    "B": (3, 2),
+    "C": (3, 2),
+    "D": (2, 3),
+    "E": (1, 15),
+    "F": (4, 2),
+    "G": (2, 2),
+    "H": (4, 2),
+    "I": (1, 8),
+    "J": (8, 1),
+    "K": (10, 1),
+    "L": (1, 5),
+    "M": (2, 3),
+    "N": (1, 6),
+    "O": (1, 6),
+    "P": (3, 2),
+    "Q": (8, 1),
+    "R": (1, 6),
+    "S": (1, 6),
+    "T": (1, 6),
+    "U": (1, 6),
+    "V": (4, 2),
+    "W": (10, 1),
+    "X": (10, 1),
+    "Y": (10, 1),
+    "Z": (10, 1),
 }
 
 #: ``VALUES[code]`` for codes 0..27 (0 and the blank are worth nothing).
@@ -43,6 +64,8 @@ def code(ch: str) -> int:
     """Code of an upper-case letter ``A``..``Z`` or ``?``."""
     if ch == "?":
         return BLANK
+    if not isinstance(ch, str) or len(ch) != 1:
+        raise ValueError(f"not a letter: {ch!r}")
     c = ord(ch) - 64
     if not A <= c <= Z:
         raise ValueError(f"not a letter: {ch!r}")

@@ -48,6 +48,10 @@ register(
             "en": "Cannot read the reference '{ref}': a row A to O and a column 1 to 15, "
             "like H4 (across) or 4H (down).",
         },
+        "ref_row": {
+            "fr": "Référence « {ref} » : la ligne doit être entre A et O.",
+            "en": "Reference '{ref}': the row must be between A and O.",
+        },
         "ref_column": {
             "fr": "Référence « {ref} » : la colonne doit être entre 1 et 15.",
             "en": "Reference '{ref}': the column must be between 1 and 15.",

@@ -25,11 +25,13 @@ equally good choice of squares is a distinct tied move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
+from operator import itemgetter, mul
+from typing import NamedTuple
 
 from engine.alphabet import ALL_LETTERS, BLANK, BLANK_FLAG, LETTER_MASK, RACK_SIZE, VALUES
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT, Board
-from engine.lexicon import Lexicon
+from engine.lexicon import PRIMES, Lexicon
 from engine.notation import Ref, format_word
 from engine.play import Play
 
@@ -126,16 +128,15 @@ def _cross_mask(children, lengths, root, prefix, suffix) -> int:
     return bits
 
 
-@dataclass(slots=True)
-class _Slot:
+class _Slot(NamedTuple):
     bound: int
     horizontal: bool
     line: int
     start: int
     end: int
     const: int
-    empties: list[int]  # positions in the line of the empty squares
-    weights: list[int]
+    empties: tuple[int, ...]  # positions in the line of the empty squares
+    weights: tuple[int, ...]
 
 
 def _rack_counts(rack) -> tuple[list[int], int]:
@@ -145,32 +146,97 @@ def _rack_counts(rack) -> tuple[list[int], int]:
     return counts, counts[BLANK]
 
 
-def _slots(position: Position, checks: dict[bool, CrossChecks], counts, blanks) -> list[_Slot]:
+class _Rack:
+    """What the bounds need of a rack: its values best first, and per letter mask its best value."""
+
+    __slots__ = ("_present", "cap", "size", "usable", "values")
+
+    def __init__(self, rack, counts, blanks):
+        self.size = len(rack)
+        self.values = sorted((VALUES[c] for c in rack), reverse=True)
+        self.usable = ALL_LETTERS if blanks else sum(1 << c for c in range(1, 27) if counts[c])
+        present = sorted({c for c in rack if c != BLANK}, key=VALUES.__getitem__, reverse=True)
+        self.cap = {}
+        self._present = present
+
+    def best_value(self, mask: int) -> int:
+        """The best value a rack tile can have on a square allowing ``mask`` (a blank is 0)."""
+        cap = self.cap.get(mask)
+        if cap is None:
+            cap = next((VALUES[c] for c in self._present if mask >> c & 1), 0)
+            self.cap[mask] = cap
+        return cap
+
+
+#: Above this many rack sub-multisets for a slot size, walking the DAWG beats looking anagrams up.
+ANAGRAM_LIMIT = 40
+
+
+def _subset_keys(rack, counts, blanks) -> list[list[int] | None]:
+    """``keys[k]``: the anagram keys of every multiset of ``k`` tiles the rack can lay, or None
+    when there are too many for lookups to pay.
+
+    A blank stands for a letter only where no real tile of that letter is left
+    over: the real tile would score more, so that multiset is never the top,
+    and this way every word comes from exactly one multiset.
+    """
+    real = sorted(c for c in rack if c != BLANK)
+    parts: dict[int, set] = {}
+    for k in range(len(real) + 1):
+        parts[k] = {tuple(combo) for combo in combinations(real, k)}
+    keys: list[list[int] | None] = [None] * (len(rack) + 1)
+    for k in range(1, len(rack) + 1):
+        found = []
+        for b in range(min(blanks, k) + 1):
+            subsets = parts.get(k - b, ())
+            if len(subsets) * (26**b) > ANAGRAM_LIMIT * (b + 1):
+                found = None
+                break
+            for part in subsets:
+                key = 1
+                for c in part:
+                    key *= PRIMES[c]
+                if not b:
+                    found.append(key)
+                    continue
+                spare = [c for c in range(1, 27) if counts[c] == part.count(c)]
+                for extra in combinations_with_replacement(spare, b):
+                    k2 = key
+                    for c in extra:
+                        k2 *= PRIMES[c]
+                    found.append(k2)
+        keys[k] = found if found is not None and len(found) <= ANAGRAM_LIMIT * (blanks + 1) else None
+    return keys
+
+
+def _slots(position: Position, checks: dict[bool, CrossChecks], rack: _Rack) -> list[_Slot]:
     """Every slot of the position with its score bound."""
     cells = position.board.cells
-    n = len(position.rack)
-    usable = ALL_LETTERS if blanks else sum(1 << c for c in range(1, 27) if counts[c])
-    values = sorted((VALUES[c] for c in position.rack), reverse=True)
+    first = position.is_first_move
     slots: list[_Slot] = []
-    if position.is_first_move:
+    if first:
         directions = ((True, (CENTER // SIZE,)),)
     else:
         directions = ((True, range(SIZE)), (False, range(SIZE)))
     for horizontal, lines in directions:
         check = checks[horizontal]
         for line in lines:
-            _line_slots(
-                slots, cells, _LINES[horizontal][line], horizontal, line, check, usable, n, values,
-                position.is_first_move,
-            )
+            _line_slots(slots, cells, _LINES[horizontal][line], horizontal, line, check, rack, first)
     return slots
 
 
-def _line_slots(slots, cells, squares, horizontal, line, check, usable, n, values, first) -> None:
+def _line_slots(slots, cells, squares, horizontal, line, check, rack: _Rack, first) -> None:
+    """The slots of one line.
+
+    Two bounds, both valid, the lower kept: the rack's values paired best with
+    best against the squares' weights, and each square's weight times the best
+    value its cross-check lets a rack tile have.
+    """
     tiles = [cells[sq] for sq in squares]
     mask, has, cscore = check.mask, check.has, check.score
     if not first and not any(tiles) and not any(has[sq] for sq in squares):
         return
+    usable, n, values = rack.usable, rack.size, rack.values
     for s in range(SIZE):
         if s and tiles[s - 1]:
             continue
@@ -180,6 +246,9 @@ def _line_slots(slots, cells, squares, horizontal, line, check, usable, n, value
         cross = 0
         connected = False
         empties: list[int] = []
+        lms: list[int] = []
+        xws: list[int] = []
+        caps: list[int] = []
         for e in range(s, SIZE):
             t = tiles[e]
             if t:
@@ -187,27 +256,33 @@ def _line_slots(slots, cells, squares, horizontal, line, check, usable, n, value
                 connected = True
             else:
                 sq = squares[e]
-                if not mask[sq] & usable:
+                m = mask[sq]
+                if not m & usable:
                     break
                 k += 1
                 if k > n:
                     break
-                wm *= WORD_MULT[sq]
+                w = WORD_MULT[sq]
+                wm *= w
                 if has[sq]:
                     connected = True
-                    cross += cscore[sq] * WORD_MULT[sq]
+                    cross += cscore[sq] * w
+                    xws.append(w)
+                    caps.append(rack.best_value(m))
+                else:
+                    xws.append(0)
+                    caps.append(values[0])
                 if first and sq == CENTER:
                     connected = True
                 empties.append(e)
+                lms.append(LETTER_MULT[sq])
             if k and e > s and connected and (e == SIZE - 1 or not tiles[e + 1]):
-                weights = [
-                    LETTER_MULT[squares[p]] * (wm + (WORD_MULT[squares[p]] if has[squares[p]] else 0))
-                    for p in empties
-                ]
+                weights = [lm * (wm + x) for lm, x in zip(lms, xws)]
                 const = fixed * wm + cross + (BINGO if k == RACK_SIZE else 0)
-                best = sorted(weights, reverse=True)
-                bound = const + sum(w * v for w, v in zip(best, values))
-                slots.append(_Slot(bound, horizontal, line, s, e, const, list(empties), weights))
+                paired = sum(map(mul, sorted(weights, reverse=True), values))
+                capped = sum(map(mul, weights, caps))
+                bound = const + (paired if paired < capped else capped)
+                slots.append(_Slot(bound, horizontal, line, s, e, const, tuple(empties), tuple(weights)))
 
 
 def find_tops(position: Position) -> Tops:
@@ -218,8 +293,8 @@ def find_tops(position: Position) -> Tops:
     if not position.is_first_move:
         checks[False] = CrossChecks(cells, lexicon, False)
     counts, blanks = _rack_counts(position.rack)
-    slots = _slots(position, checks, counts, blanks)
-    slots.sort(key=lambda slot: slot.bound, reverse=True)
+    slots = _slots(position, checks, _Rack(position.rack, counts, blanks))
+    slots.sort(key=itemgetter(0), reverse=True)
     search = _SlotSearch(position, checks, counts, blanks)
     for slot in slots:
         if slot.bound < search.best:
@@ -242,8 +317,58 @@ class _SlotSearch:
         self.best = -1
         self.plays: list[Play] = []
         self.keys: set = set()
+        self.anagrams = position.lexicon.anagrams
+        self.subset_keys = _subset_keys(position.rack, counts, blanks)
+        self.candidates: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
     def run(self, slot: _Slot) -> None:
+        if self.subset_keys[len(slot.empties)] is None:
+            self.walk(slot)
+        else:
+            self.lookup(slot)
+
+    def lookup(self, slot: _Slot) -> None:
+        """The slot's words are anagrams of its board letters plus ``k`` rack tiles."""
+        squares = _LINES[slot.horizontal][slot.line]
+        cells = self.cells
+        start = slot.start
+        empties = slot.empties
+        fixed = [
+            (i - start, cells[squares[i]] & LETTER_MASK)
+            for i in range(start, slot.end + 1)
+            if cells[squares[i]]
+        ]
+        key = 1
+        for _, letter in fixed:
+            key *= PRIMES[letter]
+        k = len(empties)
+        words = self.candidates.get((key, k))
+        if words is None:
+            words = []
+            index = self.anagrams
+            for sub in self.subset_keys[k]:
+                found = index.get(key * sub)
+                if found:
+                    words.extend(found)
+            self.candidates[(key, k)] = words
+        if not words:
+            return
+        mask = self.checks[slot.horizontal].mask
+        masks = [mask[squares[p]] for p in empties]
+        offsets = [p - start for p in empties]
+        weights = slot.weights
+        original = self.original
+        const = slot.const
+        for word in words:
+            if any(word[i] != letter for i, letter in fixed):
+                continue
+            placed = [word[i] for i in offsets]
+            if any(not m >> letter & 1 for m, letter in zip(masks, placed)):
+                continue
+            upper = const + sum(VALUES[c] * w for c, w in zip(placed, weights) if original[c])
+            self._complete(slot, squares, placed, upper)
+
+    def walk(self, slot: _Slot) -> None:
         squares = _LINES[slot.horizontal][slot.line]
         cells = self.cells
         children = self.dawg.children
@@ -251,51 +376,73 @@ class _SlotSearch:
         counts = self.counts
         original = self.original
         mask = self.checks[slot.horizontal].mask
-        start, end = slot.start, slot.end + 1
-        tiles = [cells[squares[i]] for i in range(start, end)]
-        masks = [mask[squares[p]] for p in slot.empties]
+        empties = slot.empties
+        last = slot.end
+        # runs[j]: the board letters right after empty square j, up to the next empty one.
+        runs = []
+        for j, p in enumerate(empties):
+            stop = empties[j + 1] if j + 1 < len(empties) else last + 1
+            runs.append(tuple(cells[squares[i]] & LETTER_MASK for i in range(p + 1, stop)))
+        # left[j]: squares still to fill after empty square j and its run.
+        left = [last - p - len(runs[j]) for j, p in enumerate(empties)]
+        after_empty = [last - p for p in empties]
+        masks = [mask[squares[p]] for p in empties]
         weights = slot.weights
-        rest = [0] * (len(weights) + 1)
-        for j in range(len(weights) - 1, -1, -1):
+        k = len(weights)
+        rest = [0] * (k + 1)
+        for j in range(k - 1, -1, -1):
             rest[j] = rest[j + 1] + weights[j] * self.max_value
         const = slot.const
-        placed = [0] * len(weights)
+        placed = [0] * k
         blanks = [self.blanks]
-        length = end - start
 
-        def walk(i: int, node: int, ub: int, j: int) -> None:
-            if i == length:
-                self._complete(slot, squares, placed, const + ub)
-                return
-            t = tiles[i]
-            rem = length - 1 - i
-            if t:
-                child = children[node].get(t & LETTER_MASK)
-                if child is not None and lengths[child] >> rem & 1:
-                    walk(i + 1, child, ub, j)
-                return
+        def walk(j: int, node: int, ub: int) -> None:
             if const + ub + rest[j] < self.best:
                 return
             m = masks[j]
             w = weights[j]
+            run = runs[j]
+            rem = left[j]
+            nxt = j + 1
+            after = after_empty[j]
             for letter, child in children[node].items():
-                if not (m >> letter & 1 and lengths[child] >> rem & 1):
+                if not (m >> letter & 1 and lengths[child] >> after & 1):
                     continue
-                placed[j] = letter
-                if counts[letter]:
-                    counts[letter] -= 1
-                    walk(i + 1, child, ub + VALUES[letter] * w, j + 1)
-                    counts[letter] += 1
-                elif blanks[0]:
-                    # Counted as a real tile if the rack has that letter at all: the
-                    # exact blank squares are settled when the word is complete.
-                    blanks[0] -= 1
-                    walk(i + 1, child, ub + (VALUES[letter] * w if original[letter] else 0), j + 1)
-                    blanks[0] += 1
+                if not (counts[letter] or blanks[0]):
+                    continue
+                for t in run:
+                    child = children[child].get(t)
+                    if child is None:
+                        break
+                else:
+                    if run and not lengths[child] >> rem & 1:
+                        continue
+                    placed[j] = letter
+                    if counts[letter]:
+                        counts[letter] -= 1
+                        if nxt == k:
+                            self._complete(slot, squares, placed, const + ub + VALUES[letter] * w)
+                        else:
+                            walk(nxt, child, ub + VALUES[letter] * w)
+                        counts[letter] += 1
+                    elif blanks[0]:
+                        # Counted as a real tile if the rack has that letter at all: the
+                        # exact blank squares are settled when the word is complete.
+                        blanks[0] -= 1
+                        gain = VALUES[letter] * w if original[letter] else 0
+                        if nxt == k:
+                            self._complete(slot, squares, placed, const + ub + gain)
+                        else:
+                            walk(nxt, child, ub + gain)
+                        blanks[0] += 1
 
         node = self.dawg.root
-        if lengths[node] >> length & 1:
-            walk(0, node, 0, 0)
+        for i in range(slot.start, empties[0]):
+            node = children[node].get(cells[squares[i]] & LETTER_MASK)
+            if node is None:
+                return
+        if lengths[node] >> (last - empties[0] + 1) & 1:
+            walk(0, node, 0)
 
     def _complete(self, slot: _Slot, squares, placed, upper: int) -> None:
         if upper < self.best:

@@ -55,8 +55,11 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
-_REF_H = re.compile(r"([A-Oa-o])(\d{1,2})")
-_REF_V = re.compile(r"(\d{1,2})([A-Oa-o])")
+# Any ASCII letter is read as a row so that ``Z4`` is told "row out of range", not
+# "unreadable"; ``[0-9]`` rather than ``\d``, which also matches other scripts' digits.
+_REF_H = re.compile(r"([A-Za-z])([0-9]{1,2})")
+_REF_V = re.compile(r"([0-9]{1,2})([A-Za-z])")
+_ROWS = "ABCDEFGHIJKLMNO"
 
 
 def parse_ref(text: str) -> Ref:
@@ -72,10 +75,12 @@ def parse_ref(text: str) -> Ref:
         if not m:
             raise NotationError("ref_syntax", ref=raw)
         col, row, horizontal = m.group(1), m.group(2), False
+    if row.upper() not in _ROWS:
+        raise NotationError("ref_row", ref=raw)
     c = int(col)
     if not 1 <= c <= SIZE:
         raise NotationError("ref_column", ref=raw)
-    return Ref(ord(row.upper()) - 65, c - 1, horizontal)
+    return Ref(_ROWS.index(row.upper()), c - 1, horizontal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,9 @@ class RackText:
         return ("-" if self.rejected else "") + new
 
 
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
 def parse_rack(text: str) -> RackText:
     """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles, ``?`` for a blank."""
     raw = _squash(text)
@@ -114,9 +122,9 @@ def parse_rack(text: str) -> RackText:
     for part in (kept, new):
         seq = []
         for ch in part:
-            up = ch.upper()
-            if up == "?" or "A" <= up <= "Z":
-                seq.append(alphabet.code(up))
+            # Test the typed character itself: ``"ß".upper()`` is ``"SS"``, two letters.
+            if ch == "?" or ch in _ASCII_LETTERS:
+                seq.append(alphabet.code(ch.upper()))
             else:
                 raise NotationError("rack_char", char=ch)
         codes.append(tuple(seq))
@@ -188,7 +196,7 @@ class SlipText:
     score: int | None
 
 
-_SCORE = re.compile(r"\d{1,4}")
+_SCORE = re.compile(r"[0-9]{1,4}")
 
 
 def parse_slip(text: str) -> SlipText:
@@ -223,6 +231,8 @@ def board_text(board: Board) -> str:
 
 def parse_board(text: str) -> Board:
     """Read ``board_text`` back (the header line is optional)."""
+    if not isinstance(text, str):
+        raise NotationError("not_text")
     rows = [ln.split()[-1] for ln in text.strip().splitlines() if ln.strip()]
     rows = [r for r in rows if len(r) == SIZE and not r.isdigit()]
     if len(rows) != SIZE:
@@ -244,22 +254,3 @@ def parse_board(text: str) -> Board:
 def rack_text(tiles) -> str:
     """Rack codes as text (``?`` for blanks), in the given order."""
     return "".join(alphabet.char(c) for c in tiles)
-
-
-__all__ = [
-    "BLANK",
-    "NotationError",
-    "Ref",
-    "RackText",
-    "SlipText",
-    "TypedWord",
-    "board_text",
-    "format_word",
-    "parse_board",
-    "parse_rack",
-    "parse_ref",
-    "parse_slip",
-    "parse_word",
-    "rack_text",
-    "rack_tiles",
-]

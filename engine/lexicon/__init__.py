@@ -9,9 +9,11 @@ module state except the read-only path of the shipped list.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from engine.lexicon.dawg import Dawg
@@ -19,7 +21,7 @@ from engine.lexicon.normalize import checksum, decode_list, normalize_words
 
 DEFAULT_NAME = "fr-wfrench"
 DEFAULT_PATH = Path(__file__).with_name("data") / "fr-wfrench.txt.gz"
-_CACHE_MAGIC = b"LEXCACHE1\n"
+_CACHE_MAGIC = b"LEXCACHE2\n"
 
 
 def cache_dir() -> Path:
@@ -35,6 +37,12 @@ class Lexicon:
     sha256: str
     word_count: int
     dawg: Dawg
+
+    @cached_property
+    def anagrams(self) -> dict[int, tuple]:
+        """Words by letter multiset: ``anagram_key(word)`` -> one word or a list of words
+        (as code tuples).  Built on first use (about half a second for the French list)."""
+        return _anagram_index(self.dawg)
 
     @property
     def identity(self) -> str:
@@ -80,32 +88,95 @@ class Lexicon:
         return cls.from_file(DEFAULT_PATH, DEFAULT_NAME, use_cache=use_cache)
 
 
+#: One prime per letter code: a word's multiset of letters is the product of its primes.
+PRIMES = (
+    0,
+    2,
+    3,
+    5,
+    7,
+    11,
+    13,
+    17,
+    19,
+    23,
+    29,
+    31,
+    37,
+    41,
+    43,
+    47,
+    53,
+    59,
+    61,
+    67,
+    71,
+    73,
+    79,
+    83,
+    89,
+    97,
+    101,
+)
+
+
+def anagram_key(codes) -> int:
+    key = 1
+    for c in codes:
+        key *= PRIMES[c]
+    return key
+
+
+def _anagram_index(dawg: Dawg) -> dict[int, tuple]:
+    index: dict[int, tuple] = {}
+    children, lengths = dawg.children, dawg.lengths
+    primes = PRIMES
+    stack = [(dawg.root, (), 1)]
+    while stack:
+        node, word, key = stack.pop()
+        if lengths[node] & 1:
+            index[key] = (*index.get(key, ()), word)
+        for letter, child in children[node].items():
+            stack.append((child, (*word, letter), key * primes[letter]))
+    return index
+
+
+# A cache file: magic, the sha256 of the body, newline, then the body: the list's
+# sha256 and word count, newline, the DAWG.  The body's digest catches a damaged
+# file (disk, copy, another program) that would otherwise load as a wrong lexicon.
+
+
 def _read_cache(path: Path, name: str) -> Lexicon | None:
+    """The cached lexicon, or None if the file is missing or damaged in any way."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     if not data.startswith(_CACHE_MAGIC):
         return None
-    head_end = data.index(b"\n", len(_CACHE_MAGIC))
-    sha, count = data[len(_CACHE_MAGIC) : head_end].decode("ascii").split()
+    digest, newline, body = data[len(_CACHE_MAGIC) :].partition(b"\n")
+    if not newline or hashlib.sha256(body).hexdigest().encode("ascii") != digest:
+        return None
+    head, newline, graph = body.partition(b"\n")
     try:
-        dawg = Dawg.from_bytes(data[head_end + 1 :])
+        sha, count = head.decode("ascii").split()
+        return Lexicon(name, sha, int(count), Dawg.from_bytes(graph))
     except ValueError:
         return None
-    return Lexicon(name, sha, int(count), dawg)
 
 
 def _write_cache(path: Path, lexicon: Lexicon) -> None:
     """Write atomically: a half-written cache is never read."""
+    body = f"{lexicon.sha256} {lexicon.word_count}\n".encode("ascii") + lexicon.dawg.to_bytes()
+    digest = hashlib.sha256(body).hexdigest().encode("ascii")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        head = _CACHE_MAGIC + f"{lexicon.sha256} {lexicon.word_count}\n".encode("ascii")
-        tmp.write_bytes(head + lexicon.dawg.to_bytes())
+        tmp.write_bytes(_CACHE_MAGIC + digest + b"\n" + body)
         os.replace(tmp, path)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
-__all__ = ["DEFAULT_NAME", "Dawg", "Lexicon", "cache_dir"]
+__all__ = ["DEFAULT_NAME", "PRIMES", "Dawg", "Lexicon", "anagram_key", "cache_dir"]

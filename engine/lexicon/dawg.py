@@ -132,24 +132,39 @@ class Dawg:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Dawg:
-        if not data.startswith(MAGIC):
+        """Read ``to_bytes`` back; ValueError for anything that is not a well-formed graph."""
+        head = len(MAGIC) + 8
+        if not data.startswith(MAGIC) or len(data) < head:
             raise ValueError("not a DAWG cache file")
         n, e = struct.unpack_from("<II", data, len(MAGIC))
-        pos = len(MAGIC) + 8
-        counts = data[pos : pos + n]
-        finals = data[pos + n : pos + 2 * n]
-        letters = data[pos + 2 * n : pos + 2 * n + e]
         targets = array("I")
-        targets.frombytes(data[pos + 2 * n + e : pos + 2 * n + e + 4 * e])
-        if len(targets) != e:
-            raise ValueError("truncated DAWG cache file")
+        if n == 0 or len(data) != head + 2 * n + e + targets.itemsize * e:
+            raise ValueError("DAWG cache file of the wrong size")
+        counts = data[head : head + n]
+        finals = data[head + n : head + 2 * n]
+        letters = data[head + 2 * n : head + 2 * n + e]
+        targets.frombytes(data[head + 2 * n + e :])
+        if sum(counts) != e:
+            raise ValueError("DAWG cache file with inconsistent edge counts")
         children = []
         start = 0
-        for count in counts:
+        for node, count in enumerate(counts):
             end = start + count
-            children.append(dict(zip(letters[start:end], targets[start:end])))
+            edges = dict(zip(letters[start:end], targets[start:end]))
+            _check_node(node, edges, count, n)
+            children.append(edges)
             start = end
         return cls(children, _lengths(children, finals))
+
+
+def _check_node(node: int, edges: dict[int, int], count: int, node_count: int) -> None:
+    """Distinct letters A..Z, and children numbered after their parent: the order
+    ``_lengths`` relies on, which also rules out cycles."""
+    if len(edges) != count:
+        raise ValueError("DAWG cache file with a repeated letter")
+    for letter, child in edges.items():
+        if not 1 <= letter <= 26 or not node < child < node_count:
+            raise ValueError("DAWG cache file with a bad edge")
 
 
 def _lengths(children: list[dict[int, int]], final) -> list[int]:

@@ -1,0 +1,412 @@
+"""The bag, rack drawing and the end of the game (rules §3.1, §3.2).
+
+Tiles are rack codes (``alphabet``): 1..26 and ``BLANK``.  Every random choice
+goes through the ``random.Random`` the caller passes and the bag is kept
+sorted, so one seed and one sequence of calls always give the same racks.
+
+Tiles are conserved: when a draw succeeds its rack's tiles have left the bag;
+when the game ends instead, the bag is left exactly as it was found and the
+``Draw`` holds the tiles the caller held.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.alphabet import BLANK, CONSONANTS, COUNTS, FLEXIBLE, RACK_SIZE, VOWELS, char, is_blank
+from engine.messages import Message, register
+from engine.notation import RackText
+
+#: §3.1.3: rounds 1–15 need 2 vowels and 2 consonants, later rounds 1 and 1.
+LAST_TWO_PLUS_TWO_ROUND = 15
+
+#: Racks drawn in one call before giving up.  The worst bag a French game can
+#: reach still gives a rack meeting its minimum with probability above 1.3 % per
+#: draw (2 vowels among 57 tiles), so 5,000 draws all miss with probability
+#: below 1e-28: the bound makes termination certain without ever being felt.
+MAX_DRAWS = 5_000
+
+#: Different racks found without a move before no rack is taken to have one
+#: (§3.2).  Each check runs the move generator, so this caps the cost; small
+#: bags are settled exactly before the cap, by trying every rack they allow.
+MAX_NO_MOVE_RACKS = 50
+
+HasMove = Callable[[tuple[int, ...]], bool]
+
+
+class EndReason(Enum):
+    """Why the game ends (§3.2)."""
+
+    ALL_PLAYED = "all_played"
+    TOO_FEW_TILES = "too_few_tiles"
+    NO_VOWEL_OR_NO_CONSONANT = "no_vowel_or_no_consonant"
+    NO_MOVE_POSSIBLE = "no_move_possible"
+    CANCEL_IMPOSSIBLE = "cancel_impossible"
+    #: Not a rulebook condition: a guard reached only if MAX_DRAWS racks in a row
+    #: miss a minimum the tiles can meet.
+    REJECTION_LIMIT = "rejection_limit"
+
+    @property
+    def message(self) -> Message:
+        return Message(f"draw_end_{self.value}")
+
+
+class DrawError(ValueError):
+    """Tiles asked for that are not there; ``message`` names them."""
+
+    def __init__(self, code: str, **params):
+        self.message = Message(code, params)
+        super().__init__(self.message.text("en"))
+
+
+def _missing(wanted: Iterable[int], available: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted((Counter(wanted) - Counter(available)).elements()))
+
+
+def _names(tiles: Iterable[int]) -> str:
+    return ", ".join(char(t) for t in tiles)
+
+
+def _announced(tiles: Iterable[int]) -> tuple[int, ...]:
+    """A reliquat in the order it is announced: alphabetical, blanks last (§3.3.1)."""
+    return tuple(sorted(tiles))
+
+
+class Bag:
+    """The tiles not yet drawn."""
+
+    def __init__(self, tiles: Iterable[int] = ()):
+        self._tiles = sorted(tiles)
+        if self._tiles and (self._tiles[0] < 1 or self._tiles[-1] > BLANK):
+            raise ValueError(f"not a rack code: {self._tiles}")
+
+    @classmethod
+    def full(cls) -> Bag:
+        """The 102 tiles of the French set (§1.1)."""
+        return cls(code for code, count in enumerate(COUNTS) for _ in range(count))
+
+    def __len__(self) -> int:
+        return len(self._tiles)
+
+    def __repr__(self) -> str:
+        return f"Bag({''.join(char(t) for t in self._tiles)!r})"
+
+    def tiles(self) -> tuple[int, ...]:
+        return tuple(self._tiles)
+
+    def draw(self, n: int, rng: random.Random) -> tuple[int, ...]:
+        """Up to ``n`` tiles at random, in the order drawn."""
+        count = max(0, min(n, len(self._tiles)))
+        return tuple(self._tiles.pop(rng.randrange(len(self._tiles))) for _ in range(count))
+
+    def put_back(self, tiles: Iterable[int]) -> None:
+        for t in tiles:
+            bisect.insort(self._tiles, t)
+
+    def take(self, tiles: Iterable[int]) -> None:
+        """Remove these very tiles (a typed rack, a prepared game's rack)."""
+        tiles = tuple(tiles)
+        missing = _missing(tiles, self._tiles)
+        if missing:
+            raise DrawError("draw_not_in_bag", tiles=_names(missing))
+        for t in tiles:
+            self._tiles.remove(t)
+
+    def copy(self) -> Bag:
+        return Bag(self._tiles)
+
+
+def _meets(v: int, c: int, f: int, m: int) -> bool:
+    return v + f >= m and c + f >= m and v + c + f >= 2 * m
+
+
+def meets_minimum(tiles: Iterable[int], m: int) -> bool:
+    """§3.1.3: at least ``m`` vowels and ``m`` consonants, each Y or blank filling either role."""
+    tiles = tuple(tiles)
+    v = sum(t in VOWELS for t in tiles)
+    c = sum(t in CONSONANTS for t in tiles)
+    f = sum(t in FLEXIBLE for t in tiles)
+    return _meets(v, c, f, m)
+
+
+def required_minimum(round_number: int, unplayed_tiles: Iterable[int]) -> int:
+    """§3.1.3: 2+2 up to round 15 while the unplayed tiles can give it, else 1+1.
+
+    Any rack of 7 can hold the 4 tiles that give 2+2, so the unplayed tiles can
+    give it exactly when they meet the 2+2 formula themselves.
+    """
+    if round_number > LAST_TWO_PLUS_TWO_ROUND:
+        return 1
+    return 2 if meets_minimum(unplayed_tiles, 2) else 1
+
+
+def game_over(unplayed_tiles: Iterable[int]) -> EndReason | None:
+    """The tile conditions of §3.2 on the unplayed tiles (bag + reliquat)."""
+    tiles = tuple(unplayed_tiles)
+    if not tiles:
+        return EndReason.ALL_PLAYED
+    if len(tiles) == 1:
+        return EndReason.TOO_FEW_TILES
+    # All vowels or all consonants once Y and blanks are set aside, unless one of
+    # them is among these 2 or more tiles: for 2 tiles or more that is exactly
+    # failing the 1+1 formula.
+    if not meets_minimum(tiles, 1):
+        return EndReason.NO_VOWEL_OR_NO_CONSONANT
+    return None
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A round's rack, or why the game ends instead (``end``)."""
+
+    #: Kept from the previous round, in announcement order; on ``end``, the tiles the caller held.
+    reliquat: tuple[int, ...]
+    #: Drawn this round, in the order drawn.
+    new: tuple[int, ...] = ()
+    #: Drawn after every tile of an earlier rack went back: no reliquat, ``-`` on the record.
+    rejected: bool = False
+    #: Racks rejected for missing the minimum (§3.1.4), in order, each as drawn.
+    rejections: list[tuple[int, ...]] = field(default_factory=list)
+    #: Racks put back because no move existed with them (§3.1.5).
+    no_move_redraws: int = 0
+    end: EndReason | None = None
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return self.reliquat + self.new
+
+    @property
+    def rack_text(self) -> str:
+        """The record's notation: ``AEI+BLRN``, ``-BBNOORS``, ``VDFIR?A``."""
+        return str(RackText(self.reliquat, self.new, self.rejected))
+
+
+def _group_ways(counts: Counter, group: Iterable[int], size: int) -> list[int]:
+    """``ways[k]``: how many different k-tile multisets the group's tiles can form."""
+    ways = [1] + [0] * size
+    for kind in group:
+        n = counts[kind]
+        ways = [sum(ways[k - j] for j in range(min(n, k) + 1)) for k in range(size + 1)]
+    return ways
+
+
+def _count_racks(unplayed: tuple[int, ...], minimum: int) -> int:
+    """How many different racks (as multisets) the unplayed tiles allow at this minimum."""
+    size = min(RACK_SIZE, len(unplayed))
+    counts = Counter(unplayed)
+    v_ways, c_ways, f_ways = (_group_ways(counts, g, size) for g in (VOWELS, CONSONANTS, FLEXIBLE))
+    return sum(
+        v_ways[v] * c_ways[c] * f_ways[size - v - c]
+        for v in range(size + 1)
+        for c in range(size + 1 - v)
+        if _meets(v, c, size - v - c, minimum)
+    )
+
+
+class _Search:
+    """One call's search for a rack that stands (§3.1.4–§3.1.6), bounded so that it ends."""
+
+    def __init__(
+        self,
+        bag: Bag,
+        rng: random.Random,
+        unplayed: tuple[int, ...],
+        round_number: int,
+        has_move: HasMove | None,
+        exhausted: EndReason,
+    ):
+        self.bag, self.rng, self.has_move, self.exhausted = bag, rng, has_move, exhausted
+        self.minimum = required_minimum(round_number, unplayed)
+        self.racks_left = _count_racks(unplayed, self.minimum)
+        self.excluded: set[tuple[int, ...]] = set()
+        self.rejections: list[tuple[int, ...]] = []
+        self.no_move = 0
+        self.draws = 0
+        self.end: EndReason | None = None
+
+    def exclude(self, tiles: Iterable[int]) -> None:
+        """Rule a rack out; once every rack the tiles allow is ruled out, no draw can help."""
+        key = _announced(tiles)
+        if key not in self.excluded and meets_minimum(key, self.minimum):
+            self.racks_left -= 1
+        self.excluded.add(key)
+        if self.racks_left <= 0:
+            self.end = self.exhausted
+
+    def run(self, held: tuple[int, ...], reliquat: tuple[int, ...], rejected: bool) -> Draw:
+        rack = None if self.end else self._search(reliquat, rejected)
+        if rack is None:
+            self.bag.take(held)
+            return Draw(held, rejections=self.rejections, no_move_redraws=self.no_move, end=self.end)
+        return Draw(*rack, rejections=self.rejections, no_move_redraws=self.no_move)
+
+    def _search(self, reliquat, rejected):
+        """The first rack that stands, or None with ``end`` set; refused racks go back whole."""
+        new = self.bag.draw(RACK_SIZE - len(reliquat), self.rng)
+        while not self._stands(reliquat + new):
+            self.bag.put_back(reliquat + new)
+            if self.end:
+                return None
+            reliquat, new, rejected = (), self.bag.draw(RACK_SIZE, self.rng), True
+        return reliquat, new, rejected
+
+    def _stands(self, tiles: tuple[int, ...]) -> bool:
+        self.draws += 1
+        if not meets_minimum(tiles, self.minimum):  # §3.1.4
+            self.rejections.append(tiles)
+            return self._refuse(EndReason.REJECTION_LIMIT)
+        if _announced(tiles) in self.excluded:  # the cancelled rack, or one known to be stuck
+            return self._refuse(self.exhausted)
+        if self.has_move is None or self.has_move(tiles):
+            return True
+        self.no_move += 1  # §3.1.5
+        self.exclude(tiles)
+        if self.no_move >= MAX_NO_MOVE_RACKS:
+            self.end = self.exhausted
+        return self._refuse(self.exhausted)
+
+    def _refuse(self, reason: EndReason) -> bool:
+        if self.draws >= MAX_DRAWS and self.end is None:
+            self.end = reason
+        return False
+
+
+def draw_rack(
+    reliquat: Iterable[int],
+    bag: Bag,
+    round_number: int,
+    rng: random.Random,
+    has_move: HasMove | None = None,
+) -> Draw:
+    """Complete the rack to 7 (§3.1.1–§3.1.5), or say why the game ends (§3.2)."""
+    held = _announced(reliquat)
+    if len(held) > RACK_SIZE:
+        raise ValueError(f"a reliquat of {len(held)} tiles")
+    unplayed = bag.tiles() + held
+    end = game_over(unplayed)
+    if end:
+        return Draw(held, end=end)
+    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.NO_MOVE_POSSIBLE)
+    return search.run(held, held, rejected=False)
+
+
+def cancel_round(
+    rack_tiles: Iterable[int],
+    bag: Bag,
+    round_number: int,
+    rng: random.Random,
+    has_move: HasMove | None = None,
+) -> Draw:
+    """§3.1.6: every tile of the cancelled rack goes back and a different rack is drawn."""
+    held = _announced(rack_tiles)
+    unplayed = bag.tiles() + held
+    end = game_over(unplayed)
+    if end:
+        return Draw(held, end=end)
+    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.CANCEL_IMPOSSIBLE)
+    search.exclude(held)
+    bag.put_back(held)
+    return search.run(held, (), rejected=True)
+
+
+def check_typed_rack(
+    reliquat: Iterable[int],
+    new_tiles: Iterable[int],
+    bag: Bag,
+    round_number: int | None = None,
+) -> list[Message]:
+    """What is wrong with a rack the arbiter typed (nothing: an empty list).
+
+    ``bag`` is the bag before the new tiles leave it; with ``round_number`` the
+    minimum of §3.1.3 is checked too.
+    """
+    reliquat, new = tuple(reliquat), tuple(new_tiles)
+    problems = []
+    missing = _missing(new, bag.tiles())
+    if missing:
+        problems.append(Message("draw_not_in_bag", {"tiles": _names(missing)}))
+    problems.extend(_size_problems(len(reliquat) + len(new), len(reliquat) + len(bag)))
+    if round_number is not None:
+        minimum = required_minimum(round_number, bag.tiles() + reliquat)
+        if not meets_minimum(reliquat + new, minimum):
+            problems.append(Message("draw_below_minimum", {"minimum": minimum}))
+    return problems
+
+
+def _size_problems(size: int, available: int) -> list[Message]:
+    """§3.1.2: a rack holds 7 tiles, fewer only when the bag runs out."""
+    if size > RACK_SIZE:
+        return [Message("draw_rack_too_big", {"size": size})]
+    if size < min(RACK_SIZE, available):
+        return [Message("draw_rack_short", {"size": size, "expected": min(RACK_SIZE, available)})]
+    return []
+
+
+def remaining_after(rack_tiles: Iterable[int], used_tiles: Iterable[int]) -> tuple[int, ...]:
+    """The reliquat (§3.1.2): the rack minus the tiles the top used, in announcement order.
+
+    ``used_tiles`` may be board tiles: a blank played as any letter is a ``BLANK`` of the rack.
+    """
+    rack = tuple(rack_tiles)
+    used = [BLANK if t == BLANK or is_blank(t) else t for t in used_tiles]
+    missing = _missing(used, rack)
+    if missing:
+        raise DrawError("draw_not_in_rack", tiles=_names(missing))
+    return _announced((Counter(rack) - Counter(used)).elements())
+
+
+register(
+    {
+        "draw_not_in_bag": {
+            "fr": "Ces lettres ne sont pas dans le sac : {tiles}.",
+            "en": "These tiles are not in the bag: {tiles}.",
+        },
+        "draw_not_in_rack": {
+            "fr": "Ces lettres ne sont pas dans le tirage : {tiles}.",
+            "en": "These tiles are not in the rack: {tiles}.",
+        },
+        "draw_rack_too_big": {
+            "fr": "Un tirage a au plus 7 lettres (ici {size}).",
+            "en": "A rack has at most 7 tiles (here {size}).",
+        },
+        "draw_rack_short": {
+            "fr": "Le tirage doit compter {expected} lettres tant que le sac en contient (ici {size}).",
+            "en": "The rack must hold {expected} tiles while the bag has them (here {size}).",
+        },
+        "draw_below_minimum": {
+            "fr": "Ce tirage n'a pas au moins {minimum} voyelle(s) et {minimum} consonne(s), "
+            "Y et joker comptant pour l'une ou l'autre : il doit être rejeté.",
+            "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
+            "Y and blanks counting as either: it must be rejected.",
+        },
+        "draw_end_all_played": {
+            "fr": "Fin de partie : toutes les lettres ont été jouées.",
+            "en": "End of the game: every tile has been played.",
+        },
+        "draw_end_too_few_tiles": {
+            "fr": "Fin de partie : il reste au plus une lettre.",
+            "en": "End of the game: one tile or none is left.",
+        },
+        "draw_end_no_vowel_or_no_consonant": {
+            "fr": "Fin de partie : il ne reste que des voyelles ou que des consonnes.",
+            "en": "End of the game: only vowels or only consonants are left.",
+        },
+        "draw_end_no_move_possible": {
+            "fr": "Fin de partie : aucun tirage possible ne permet de jouer.",
+            "en": "End of the game: no rack that can be drawn has a legal move.",
+        },
+        "draw_end_cancel_impossible": {
+            "fr": "Fin de partie : le coup annulé ne peut pas être retiré avec un autre tirage.",
+            "en": "End of the game: the cancelled round cannot be redrawn with a different rack.",
+        },
+        "draw_end_rejection_limit": {
+            "fr": "Fin de partie : aucun tirage valable n'a pu être tiré.",
+            "en": "End of the game: no valid rack could be drawn.",
+        },
+    }
+)
