@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from engine import alphabet
-from engine.alphabet import BLANK, BLANK_FLAG, RACK_SIZE
+from engine.alphabet import BLANK_FLAG, RACK_SIZE
 from engine.board import CELLS, EMPTY, SIZE, Board
 from engine.messages import Message
 
