@@ -169,7 +169,7 @@ class _Rack:
 
 
 #: Above this many rack sub-multisets for a slot size, walking the DAWG beats looking anagrams up.
-ANAGRAM_LIMIT = 40
+ANAGRAM_LIMIT = 1000
 
 
 def _subset_keys(rack, counts, blanks) -> list[list[int] | None]:
@@ -186,13 +186,12 @@ def _subset_keys(rack, counts, blanks) -> list[list[int] | None]:
         parts[k] = {tuple(combo) for combo in combinations(real, k)}
     keys: list[list[int] | None] = [None] * (len(rack) + 1)
     for k in range(1, len(rack) + 1):
+        estimate = sum(len(parts.get(k - b, ())) * 26**b for b in range(min(blanks, k) + 1))
+        if estimate > ANAGRAM_LIMIT:
+            continue
         found = []
         for b in range(min(blanks, k) + 1):
-            subsets = parts.get(k - b, ())
-            if len(subsets) * (26**b) > ANAGRAM_LIMIT * (b + 1):
-                found = None
-                break
-            for part in subsets:
+            for part in parts.get(k - b, ()):
                 key = 1
                 for c in part:
                     key *= PRIMES[c]
@@ -205,7 +204,7 @@ def _subset_keys(rack, counts, blanks) -> list[list[int] | None]:
                     for c in extra:
                         k2 *= PRIMES[c]
                     found.append(k2)
-        keys[k] = found if found is not None and len(found) <= ANAGRAM_LIMIT * (blanks + 1) else None
+        keys[k] = found
     return keys
 
 
@@ -313,7 +312,7 @@ class _SlotSearch:
         self.counts = counts
         self.original = list(counts)
         self.blanks = blanks
-        self.max_value = max((VALUES[c] for c in position.rack), default=0)
+        self.values = sorted((VALUES[c] for c in position.rack), reverse=True)
         self.best = -1
         self.plays: list[Play] = []
         self.keys: set = set()
@@ -389,9 +388,9 @@ class _SlotSearch:
         masks = [mask[squares[p]] for p in empties]
         weights = slot.weights
         k = len(weights)
-        rest = [0] * (k + 1)
-        for j in range(k - 1, -1, -1):
-            rest[j] = rest[j + 1] + weights[j] * self.max_value
+        # rest[j]: the most the squares from j on can add, the rack's best values on their best weights.
+        values = self.values
+        rest = [sum(map(mul, sorted(weights[j:], reverse=True), values)) for j in range(k)] + [0]
         const = slot.const
         placed = [0] * k
         blanks = [self.blanks]
