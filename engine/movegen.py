@@ -24,6 +24,7 @@ equally good choice of squares is a distinct tied move.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 from operator import itemgetter, mul
@@ -74,36 +75,57 @@ class CrossChecks:
     ``mask[sq]``: letters that make a valid cross word (``ALL_LETTERS`` where no
     cross word forms); ``score[sq]``: the face value of the tiles of that cross
     word; ``has[sq]``: whether a cross word forms at all.
+
+    What a square allows depends only on the line its cross word lies in, so
+    each line's result is remembered per lexicon, keyed by the line's tiles:
+    from one round to the next only the lines the last top touched are worked
+    out again.
     """
 
     __slots__ = ("has", "mask", "score")
 
     def __init__(self, cells: list[int], lexicon: Lexicon, horizontal: bool):
-        dawg = lexicon.dawg
-        children, lengths = dawg.children, dawg.lengths
         self.mask = mask = [ALL_LETTERS] * (SIZE * SIZE)
         self.score = score = [0] * (SIZE * SIZE)
         self.has = has = [False] * (SIZE * SIZE)
+        memo = lexicon.memo("cross_checks")
         # A horizontal move's cross words run down the columns, and vice versa.
-        for line in _LINES[0] if horizontal else _LINES[1]:
-            for i, sq in enumerate(line):
-                if cells[sq]:
-                    continue
-                before = i > 0 and cells[line[i - 1]]
-                after = i < SIZE - 1 and cells[line[i + 1]]
-                if not (before or after):
-                    continue
-                start = i
-                while start > 0 and cells[line[start - 1]]:
-                    start -= 1
-                end = i
-                while end < SIZE - 1 and cells[line[end + 1]]:
-                    end += 1
-                prefix = [cells[line[k]] for k in range(start, i)]
-                suffix = [cells[line[k]] for k in range(i + 1, end + 1)]
-                has[sq] = True
-                score[sq] = sum(_TILE_VALUE[t] for t in prefix) + sum(_TILE_VALUE[t] for t in suffix)
-                mask[sq] = _cross_mask(children, lengths, dawg.root, prefix, suffix)
+        for index, line in enumerate(_LINES[0] if horizontal else _LINES[1]):
+            tiles = tuple(cells[sq] for sq in line)
+            if not any(tiles):
+                continue
+            found = memo.get(tiles)
+            if found is None:
+                found = memo.put(tiles, _line_cross_checks(tiles, lexicon.dawg))
+            cut = slice(index, None, SIZE) if horizontal else slice(index * SIZE, (index + 1) * SIZE)
+            mask[cut], score[cut], has[cut] = found
+
+
+def _line_cross_checks(tiles: tuple[int, ...], dawg) -> tuple[list[int], list[int], list[bool]]:
+    """Masks, scores and flags for the squares of one line, from the words across it."""
+    children, lengths = dawg.children, dawg.lengths
+    mask = [ALL_LETTERS] * SIZE
+    score = [0] * SIZE
+    has = [False] * SIZE
+    for i in range(SIZE):
+        if tiles[i]:
+            continue
+        before = i > 0 and tiles[i - 1]
+        after = i < SIZE - 1 and tiles[i + 1]
+        if not (before or after):
+            continue
+        start = i
+        while start > 0 and tiles[start - 1]:
+            start -= 1
+        end = i
+        while end < SIZE - 1 and tiles[end + 1]:
+            end += 1
+        prefix = tiles[start:i]
+        suffix = tiles[i + 1 : end + 1]
+        has[i] = True
+        score[i] = sum(_TILE_VALUE[t] for t in prefix) + sum(_TILE_VALUE[t] for t in suffix)
+        mask[i] = _cross_mask(children, lengths, dawg.root, prefix, suffix)
+    return mask, score, has
 
 
 def _cross_mask(children, lengths, root, prefix, suffix) -> int:
@@ -208,11 +230,11 @@ def _subset_keys(rack, counts, blanks) -> list[list[int] | None]:
     return keys
 
 
-def _slots(position: Position, checks: dict[bool, CrossChecks], rack: _Rack) -> list[_Slot]:
+def _slots(position: Position, checks: dict[bool, CrossChecks], rack: _Rack) -> list[tuple]:
     """Every slot of the position with its score bound."""
     cells = position.board.cells
     first = position.is_first_move
-    slots: list[_Slot] = []
+    slots: list[tuple] = []
     if first:
         directions = ((True, (CENTER // SIZE,)),)
     else:
@@ -225,17 +247,21 @@ def _slots(position: Position, checks: dict[bool, CrossChecks], rack: _Rack) -> 
 
 
 def _line_slots(slots, cells, squares, horizontal, line, check, rack: _Rack, first) -> None:
-    """The slots of one line.
+    """The slots of one line, as ``(bound, horizontal, line, start, end, const)``.
 
     Two bounds, both valid, the lower kept: the rack's values paired best with
     best against the squares' weights, and each square's weight times the best
-    value its cross-check lets a rack tile have.
+    value its cross-check lets a rack tile have.  Without a word premium in the
+    slot (the common case) both are kept up to date square by square.
     """
     tiles = [cells[sq] for sq in squares]
     mask, has, cscore = check.mask, check.has, check.score
     if not first and not any(tiles) and not any(has[sq] for sq in squares):
         return
     usable, n, values = rack.usable, rack.size, rack.values
+    top_value = values[0]
+    best_value = rack.best_value
+    append = slots.append
     for s in range(SIZE):
         if s and tiles[s - 1]:
             continue
@@ -244,10 +270,11 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: _Rack, fir
         fixed = 0
         cross = 0
         connected = False
-        empties: list[int] = []
         lms: list[int] = []
         xws: list[int] = []
         caps: list[int] = []
+        negated: list[int] = []  # -weight of each empty square, sorted, while wm == 1
+        capped = 0
         for e in range(s, SIZE):
             t = tiles[e]
             if t:
@@ -263,25 +290,49 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: _Rack, fir
                     break
                 w = WORD_MULT[sq]
                 wm *= w
+                lm = LETTER_MULT[sq]
                 if has[sq]:
                     connected = True
                     cross += cscore[sq] * w
-                    xws.append(w)
-                    caps.append(rack.best_value(m))
+                    x = w
+                    cap = best_value(m)
                 else:
-                    xws.append(0)
-                    caps.append(values[0])
+                    x = 0
+                    cap = top_value
                 if first and sq == CENTER:
                     connected = True
-                empties.append(e)
-                lms.append(LETTER_MULT[sq])
+                lms.append(lm)
+                xws.append(x)
+                caps.append(cap)
+                weight = lm * (1 + x)
+                insort(negated, -weight)
+                capped += weight * cap
             if k and e > s and connected and (e == SIZE - 1 or not tiles[e + 1]):
-                weights = [lm * (wm + x) for lm, x in zip(lms, xws)]
                 const = fixed * wm + cross + (BINGO if k == RACK_SIZE else 0)
-                paired = sum(map(mul, sorted(weights, reverse=True), values))
-                capped = sum(map(mul, weights, caps))
-                bound = const + (paired if paired < capped else capped)
-                slots.append(_Slot(bound, horizontal, line, s, e, const, tuple(empties), tuple(weights)))
+                if wm == 1:
+                    paired = -sum(map(mul, negated, values))
+                    bound = const + (paired if paired < capped else capped)
+                else:
+                    weights = [lm * (wm + x) for lm, x in zip(lms, xws)]
+                    paired = sum(map(mul, sorted(weights, reverse=True), values))
+                    cap_sum = sum(map(mul, weights, caps))
+                    bound = const + (paired if paired < cap_sum else cap_sum)
+                append((bound, horizontal, line, s, e, const))
+
+
+def _expand(cells, check: CrossChecks, raw) -> _Slot:
+    """The details the search needs of a listed slot: its empty squares and their weights."""
+    bound, horizontal, line, start, end, const = raw
+    squares = _LINES[horizontal][line]
+    empties = tuple(i for i in range(start, end + 1) if not cells[squares[i]])
+    wm = 1
+    for i in empties:
+        wm *= WORD_MULT[squares[i]]
+    has = check.has
+    weights = tuple(
+        LETTER_MULT[sq] * (wm + (WORD_MULT[sq] if has[sq] else 0)) for sq in (squares[i] for i in empties)
+    )
+    return _Slot(bound, horizontal, line, start, end, const, empties, weights)
 
 
 def find_tops(position: Position) -> Tops:
@@ -295,10 +346,10 @@ def find_tops(position: Position) -> Tops:
     slots = _slots(position, checks, _Rack(position.rack, counts, blanks))
     slots.sort(key=itemgetter(0), reverse=True)
     search = _SlotSearch(position, checks, counts, blanks)
-    for slot in slots:
-        if slot.bound < search.best:
+    for raw in slots:
+        if raw[0] < search.best:
             break
-        search.run(slot)
+        search.run(_expand(cells, checks[raw[1]], raw))
     return Tops(max(search.best, 0), tuple(search.plays))
 
 

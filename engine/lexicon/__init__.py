@@ -44,6 +44,14 @@ class Lexicon:
         (as code tuples).  Built on first use (about half a second for the French list)."""
         return _anagram_index(self.dawg)
 
+    def memo(self, name: str) -> Memo:
+        """A bounded memo of results that depend only on this lexicon and their key."""
+        memos = self.__dict__.setdefault("_memos", {})
+        found = memos.get(name)
+        if found is None:
+            found = memos[name] = Memo()
+        return found
+
     @property
     def identity(self) -> str:
         return f"{self.name}:{self.sha256}"
@@ -86,6 +94,26 @@ class Lexicon:
     def default(cls, *, use_cache: bool = True) -> Lexicon:
         """The free list shipped with the engine (``fr-wfrench``, GPL-2+)."""
         return cls.from_file(DEFAULT_PATH, DEFAULT_NAME, use_cache=use_cache)
+
+
+class Memo:
+    """A dict that forgets everything when it grows past ``limit`` entries: results are cheap
+    to recompute, and a long-running worker must not grow without bound."""
+
+    __slots__ = ("data", "limit")
+
+    def __init__(self, limit: int = 20_000):
+        self.data: dict = {}
+        self.limit = limit
+
+    def get(self, key):
+        return self.data.get(key)
+
+    def put(self, key, value):
+        if len(self.data) >= self.limit:
+            self.data.clear()
+        self.data[key] = value
+        return value
 
 
 #: One prime per letter code: a word's multiset of letters is the product of its primes.
@@ -179,4 +207,4 @@ def _write_cache(path: Path, lexicon: Lexicon) -> None:
             tmp.unlink(missing_ok=True)
 
 
-__all__ = ["DEFAULT_NAME", "PRIMES", "Dawg", "Lexicon", "anagram_key", "cache_dir"]
+__all__ = ["DEFAULT_NAME", "PRIMES", "Dawg", "Lexicon", "Memo", "anagram_key", "cache_dir"]
