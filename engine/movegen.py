@@ -557,3 +557,75 @@ class _SlotSearch:
         first = squares[slot.start]
         ref = Ref(first // SIZE, first % SIZE, slot.horizontal)
         return Play(ref, format_word(word), tuple(new.items()), score)
+
+
+def all_plays(position: Position) -> list[Play]:
+    """Every distinct legal placement, each blank choice apart, no pruning.
+
+    Slow next to ``find_tops``; it exists so tests can hold the search and the
+    scorer against each other on every move of a position.
+    """
+    cells = position.board.cells
+    lexicon = position.lexicon
+    checks = {True: CrossChecks(cells, lexicon, True)}
+    if not position.is_first_move:
+        checks[False] = CrossChecks(cells, lexicon, False)
+    counts, blanks = _rack_counts(position.rack)
+    found: dict[frozenset, Play] = {}
+    for raw in _slots(position, checks, _Rack(position.rack, counts, blanks)):
+        slot = _expand(cells, checks[raw[1]], raw)
+        for play in _slot_plays(slot, cells, lexicon.dawg, checks[slot.horizontal].mask, counts, blanks):
+            found.setdefault(play.key, play)
+    return list(found.values())
+
+
+def _slot_plays(slot: _Slot, cells, dawg, mask, counts, blanks: int) -> list[Play]:
+    """Every word of one slot, with each way of laying it from the rack (real tile or blank)."""
+    squares = _LINES[slot.horizontal][slot.line]
+    children, lengths = dawg.children, dawg.lengths
+    weight_of = dict(zip(slot.empties, slot.weights))
+    first = squares[slot.start]
+    ref = Ref(first // SIZE, first % SIZE, slot.horizontal)
+    plays: list[Play] = []
+    word: list[int] = []
+    new: list[tuple[int, int]] = []
+    spare = [blanks]
+
+    def visit(i: int, node: int, gain: int) -> None:
+        if i > slot.end:
+            if lengths[node] & 1:
+                plays.append(Play(ref, format_word(word), tuple(new), slot.const + gain))
+            return
+        sq = squares[i]
+        if cells[sq]:
+            child = children[node].get(cells[sq] & LETTER_MASK)
+            if child is not None:
+                word.append(cells[sq])
+                visit(i + 1, child, gain)
+                word.pop()
+            return
+        for letter, child in children[node].items():
+            if not mask[sq] >> letter & 1:
+                continue
+            choices = []
+            if counts[letter]:
+                choices.append((letter, letter, VALUES[letter] * weight_of[i]))
+            if spare[0]:
+                choices.append((BLANK, letter | BLANK_FLAG, 0))
+            for used, tile, value in choices:
+                if used == BLANK:
+                    spare[0] -= 1
+                else:
+                    counts[used] -= 1
+                word.append(tile)
+                new.append((sq, tile))
+                visit(i + 1, child, gain + value)
+                word.pop()
+                new.pop()
+                if used == BLANK:
+                    spare[0] += 1
+                else:
+                    counts[used] += 1
+
+    visit(slot.start, dawg.root, 0)
+    return plays

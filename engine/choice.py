@@ -1,0 +1,44 @@
+"""Which of the tied tops goes on the board (rules §3.3.5).
+
+The rules fix two preferences and leave the rest to the arbiter:
+
+1. a move that uses no blank, if one exists (we extend it: fewest blanks first);
+2. among those, a move that ends the game, if one exists;
+3. otherwise the application proposes, deterministically: the move whose
+   reference comes first in reading order (row A to O, then column 1 to 15,
+   horizontal before vertical), then the word in alphabetical order.
+
+The arbiter may always place another of the tied moves: ``ranked`` gives them
+all, the proposal first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.draw import game_over, remaining_after
+from engine.play import Play
+
+
+def ends_game(play: Play, rack: Sequence[int], bag_tiles: Iterable[int]) -> bool:
+    """Whether the game is over once ``play`` is placed: the tiles left unplayed
+    (the bag and the reliquat) meet an end condition of §3.2."""
+    unplayed = (*bag_tiles, *remaining_after(rack, play.rack_used))
+    return game_over(unplayed) is not None
+
+
+def ranked(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int]) -> list[Play]:
+    """The tied tops in order of preference; the first is the proposal."""
+    bag = tuple(bag_tiles)
+
+    def preference(play: Play):
+        ref = play.ref
+        return (play.blanks, not ends_game(play, rack, bag), ref.row, ref.col, not ref.horizontal, play.word)
+
+    return sorted(plays, key=preference)
+
+
+def choose(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int]) -> Play | None:
+    """The proposed top among tied moves, or None when there is none."""
+    order = ranked(plays, rack, bag_tiles)
+    return order[0] if order else None

@@ -1,0 +1,517 @@
+"""Game records, the ``duplicate-game/1`` JSON file of one game (rules §1.3, §3.1, §5).
+
+One format serves a prepared game the arbiter replays, the export of a game
+played, and the reference games of the tests.  Reading is two steps:
+
+* ``parse`` checks the structure: JSON, keys, types, notation, the total;
+* ``check`` replays the game on an empty board and a full bag: each rack must
+  be drawable (its reliquat is what the previous top left, its new tiles are
+  in the bag, it is full while the bag lasts and meets the minimum, §3.1),
+  each top must be a legal move made from that rack and score what the
+  record says.
+
+Either raises ``RecordError`` naming the round (or none, for the file) and the
+reason; nothing of the record is kept then.  ``load`` does both.
+
+Decisions the format leaves open:
+
+* Keys outside the format are an error, not carried along: a misspelt
+  ``"tied"`` must not vanish silently, and a later format gets a new version.
+* Optional keys (``title``, ``date``, ``seed``, ``tied``) are absent or of
+  their type; ``null`` is not "absent".  Racks, references and words are read
+  as the notation parsers read them (``h4`` is ``H4``); ``dumps`` writes them
+  back in their canonical form.
+* A record's lexicon name differing from the list it is checked with is not
+  an error (a club may have renamed its list): ``check`` returns it as a
+  warning.  A word missing from the list is an error as usual.
+* When the bag is empty and nothing is drawn, the rack is the reliquat alone;
+  the reference games write it without ``+`` (``CEJP``), and ``CEJP+`` is read
+  the same.  Otherwise a rack with neither mark must follow a top that used
+  every tile.
+* The case of a letter already on the board must match it: records are
+  machine-written, so a blank written upper case (or a letter lower case)
+  there means the writer lost track of the board.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.alphabet import BLANK_FLAG, char, is_blank, letter_of
+from engine.board import SIZE, Board, square_name
+from engine.draw import Bag, DrawError, check_typed_rack, remaining_after
+from engine.lexicon import Lexicon
+from engine.messages import LANGUAGES, Message, register
+from engine.notation import NotationError, RackText, Ref, parse_rack, parse_ref, parse_word, rack_text
+from engine.play import Play
+from engine.scoring import Illegal, apply, evaluate
+
+FORMAT = "duplicate-game/1"
+
+_GAME_KEYS = ("format", "lexicon", "rounds", "total")
+_GAME_OPTIONAL = ("title", "date", "seed")
+_ROUND_KEYS = ("rack", "ref", "word", "score")
+_ROUND_OPTIONAL = ("tied",)
+#: How much of a value the file got wrong an error message quotes.
+_QUOTE_LIMIT = 40
+
+
+class RecordError(ValueError):
+    """A record that cannot be imported.
+
+    ``round`` is the 1-based round at fault, or None for the file as a whole;
+    ``reason`` says what is wrong; ``message`` is the sentence shown, the reason
+    prefixed with the round ("Tour 7 : ...").
+    """
+
+    def __init__(self, reason: Message, round: int | None = None):
+        self.reason = reason
+        self.round = round
+        self.message = reason if round is None else _in_round(round, reason)
+        super().__init__(self.message.text("en"))
+
+
+def _in_round(number: int, reason: Message) -> Message:
+    # The reason is rendered now in every language so the message stays plain data.
+    texts = {f"reason_{lang}": _lower_first(reason.text(lang)) for lang in LANGUAGES}
+    return Message("record_in_round", {"round": number, **texts})
+
+
+def _lower_first(text: str) -> str:
+    """``Lettres absentes`` after a colon is ``lettres absentes``; ``H8 ...`` stays."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _quote(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+
+
+# -- the record ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordRound:
+    rack: RackText
+    ref: Ref
+    #: The whole main word as read on the board, blanks (new or old) in lower case.
+    word: str
+    score: int
+    #: How many distinct moves reach the top score, when the writer counted them.
+    tied: int | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    lexicon: str
+    rounds: tuple[RecordRound, ...]
+    title: str | None = None
+    date: str | None = None
+    seed: int | str | None = None
+
+    @property
+    def total(self) -> int:
+        """The top of the game: always the sum of the rounds, so it cannot disagree with them."""
+        return sum(r.score for r in self.rounds)
+
+
+# -- parse: the structure ---------------------------------------------------------
+
+
+def parse(data: str | bytes | dict) -> GameRecord:
+    """A record from JSON text, its bytes (UTF-8) or the decoded object; structure only."""
+    obj = _decode(data)
+    if not isinstance(obj, dict):
+        raise RecordError(Message("record_game_not_object"))
+    _check_format(obj)
+    _check_keys(obj, _GAME_KEYS, _GAME_OPTIONAL, None)
+    lexicon = _text(obj, "lexicon", None)
+    rounds = _rounds(obj["rounds"])
+    total = _integer(obj, "total", None, minimum=0)
+    record = GameRecord(
+        lexicon,
+        rounds,
+        title=_text(obj, "title", None) if "title" in obj else None,
+        date=_text(obj, "date", None) if "date" in obj else None,
+        seed=_seed(obj) if "seed" in obj else None,
+    )
+    if total != record.total:
+        raise RecordError(Message("record_total", {"claimed": total, "actual": record.total}))
+    return record
+
+
+def _decode(data: str | bytes | dict) -> object:
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RecordError(Message("record_encoding")) from None
+    if not isinstance(data, str):
+        raise RecordError(Message("record_game_not_object"))
+    try:
+        return json.loads(data, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as e:
+        raise RecordError(Message("record_json", {"line": e.lineno, "column": e.colno})) from None
+    except RecordError:
+        raise
+    except (ValueError, RecursionError):
+        # Nesting too deep for the parser, or an integer past Python's digit limit.
+        raise RecordError(Message("record_json_unreadable")) from None
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise RecordError(Message("record_duplicate_key", {"key": _quote(key)}))
+        obj[key] = value
+    return obj
+
+
+def _check_format(obj: dict) -> None:
+    if "format" not in obj:
+        raise RecordError(Message("record_missing_key", {"key": "format"}))
+    found = obj["format"]
+    if found != FORMAT:
+        shown = _quote(found) if isinstance(found, str) else "?"
+        raise RecordError(Message("record_format", {"found": shown, "expected": FORMAT}))
+
+
+def _check_keys(obj: dict, required: tuple, optional: tuple, round: int | None) -> None:
+    for key in required:
+        if key not in obj:
+            raise RecordError(Message("record_missing_key", {"key": key}), round)
+    for key in obj:
+        if key not in required and key not in optional:
+            raise RecordError(Message("record_unknown_key", {"key": _quote(key)}), round)
+
+
+def _text(obj: dict, key: str, round: int | None) -> str:
+    value = obj[key]
+    if not isinstance(value, str) or not value:
+        raise RecordError(Message("record_not_text", {"key": key}), round)
+    return value
+
+
+def _integer(obj: dict, key: str, round: int | None, minimum: int) -> int:
+    value = obj[key]
+    # ``True`` is an int to Python but not a number in the file.
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise RecordError(Message("record_not_integer", {"key": key, "minimum": minimum}), round)
+    return value
+
+
+def _seed(obj: dict) -> int | str:
+    value = obj["seed"]
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RecordError(Message("record_seed"))
+    return value
+
+
+def _rounds(value: object) -> tuple[RecordRound, ...]:
+    if not isinstance(value, list):
+        raise RecordError(Message("record_not_list", {"key": "rounds"}))
+    if not value:
+        raise RecordError(Message("record_no_rounds"))
+    return tuple(_round(item, number) for number, item in enumerate(value, 1))
+
+
+def _round(obj: object, number: int) -> RecordRound:
+    if not isinstance(obj, dict):
+        raise RecordError(Message("record_round_not_object"), number)
+    _check_keys(obj, _ROUND_KEYS, _ROUND_OPTIONAL, number)
+    texts = {key: _text(obj, key, number) for key in ("rack", "ref", "word")}
+    try:
+        rack = parse_rack(texts["rack"])
+        ref = parse_ref(texts["ref"])
+        word = str(parse_word(texts["word"]))
+    except NotationError as e:
+        raise RecordError(e.message, number) from None
+    if not rack.tiles:
+        raise RecordError(Message("record_rack_empty"), number)
+    score = _integer(obj, "score", number, minimum=0)
+    tied = _integer(obj, "tied", number, minimum=1) if "tied" in obj else None
+    return RecordRound(rack, ref, word, score, tied)
+
+
+# -- check: the replay ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A record that replays: the top placed each round, and what is worth telling the arbiter."""
+
+    record: GameRecord
+    plays: tuple[Play, ...]
+    warnings: tuple[Message, ...] = ()
+
+    def board_after(self, rounds: int) -> Board:
+        """A fresh board carrying the first ``rounds`` tops (0: the empty board)."""
+        board = Board()
+        for play in self.plays[:rounds]:
+            apply(board, play)
+        return board
+
+
+def check(record: GameRecord, lexicon: Lexicon) -> ReplayedGame:
+    """Replay ``record`` with ``lexicon``; raise ``RecordError`` at the first round that fails."""
+    replay = _Replay(lexicon)
+    plays = tuple(replay.round(number, r) for number, r in enumerate(record.rounds, 1))
+    warnings = []
+    if record.lexicon != lexicon.name:
+        warnings.append(Message("record_lexicon_name", {"record": record.lexicon, "lexicon": lexicon.name}))
+    return ReplayedGame(record, plays, tuple(warnings))
+
+
+def load(data: str | bytes | dict, lexicon: Lexicon) -> GameRecord:
+    """``parse`` then ``check``: a record that is sound, or ``RecordError``.
+
+    The replay's plays and warnings are dropped; call ``check`` to keep them.
+    """
+    record = parse(data)
+    check(record, lexicon)
+    return record
+
+
+class _Replay:
+    """The board, the bag and the reliquat, carried from round to round."""
+
+    def __init__(self, lexicon: Lexicon):
+        self.lexicon = lexicon
+        self.board = Board()
+        self.bag = Bag.full()
+        self.leave: tuple[int, ...] = ()
+
+    def round(self, number: int, r: RecordRound) -> Play:
+        try:
+            self._draw(number, r.rack)
+            play = self._place(number, r)
+        except (NotationError, DrawError) as e:
+            raise RecordError(e.message, number) from None
+        apply(self.board, play)
+        self.leave = remaining_after(r.rack.tiles, play.rack_used)
+        return play
+
+    def _draw(self, number: int, rack: RackText) -> None:
+        reliquat, new = rack.reliquat, rack.new
+        if rack.rejected:
+            # §3.1.4: every tile of the rejected rack, reliquat included, went back.
+            self.bag.put_back(self.leave)
+        elif not reliquat and self.leave and sorted(new) == sorted(self.leave):
+            # Nothing drawn (the bag is empty): the reliquat is the whole rack, written
+            # without "+" as the reference games do; ``check_typed_rack`` sees the bag is empty.
+            reliquat, new = new, ()
+        else:
+            self._check_reliquat(number, reliquat)
+        problems = check_typed_rack(reliquat, new, self.bag, number)
+        if problems:
+            raise RecordError(problems[0], number)
+        self.bag.take(new)
+
+    def _check_reliquat(self, number: int, reliquat: tuple[int, ...]) -> None:
+        """§3.1.2: the tiles the previous top did not use stay, and only they."""
+        if sorted(reliquat) == sorted(self.leave):
+            return
+        given, expected = rack_text(sorted(reliquat)), rack_text(sorted(self.leave))
+        if number == 1:
+            reason = Message("record_first_reliquat", {"given": given})
+        elif not self.leave:
+            reason = Message("record_reliquat_extra", {"given": given})
+        elif not reliquat:
+            reason = Message("record_reliquat_missing", {"expected": expected})
+        else:
+            reason = Message("record_reliquat_wrong", {"given": given, "expected": expected})
+        raise RecordError(reason, number)
+
+    def _place(self, number: int, r: RecordRound) -> Play:
+        if number == 1 and not r.ref.horizontal:
+            # §3.3.4: the first top is placed horizontally.
+            raise RecordError(Message("record_first_vertical", {"ref": str(r.ref)}), number)
+        typed = parse_word(r.word)
+        tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
+        result = evaluate(self.board, self.lexicon, r.ref, tiles, r.rack.tiles)
+        if isinstance(result, Illegal):
+            raise RecordError(result.problems[0].message, number)
+        if result.word != str(typed):
+            raise RecordError(self._case_mismatch(r.ref, result.word, str(typed)), number)
+        if result.score != r.score:
+            raise RecordError(Message("record_score", {"claimed": r.score, "actual": result.score}), number)
+        return result
+
+    def _case_mismatch(self, ref: Ref, on_board: str, written: str) -> Message:
+        """The first letter already on the board whose case says the wrong thing about its blank."""
+        i = next(i for i, (a, b) in enumerate(zip(on_board, written, strict=True)) if a != b)
+        sq = ref.square + i * (1 if ref.horizontal else SIZE)
+        tile = self.board.cells[sq]
+        params = {"square": square_name(sq), "letter": char(letter_of(tile))}
+        code = "record_blank_on_board" if is_blank(tile) else "record_letter_on_board"
+        return Message(code, params)
+
+
+# -- writing ------------------------------------------------------------------------
+
+
+def to_dict(record: GameRecord) -> dict:
+    """The record as the JSON object of the format, optional keys only when set."""
+    data: dict = {"format": FORMAT, "lexicon": record.lexicon}
+    for key in _GAME_OPTIONAL:
+        value = getattr(record, key)
+        if value is not None:
+            data[key] = value
+    data["rounds"] = [_round_dict(r) for r in record.rounds]
+    data["total"] = record.total
+    return data
+
+
+def _round_dict(r: RecordRound) -> dict:
+    data = {"rack": str(r.rack), "ref": str(r.ref), "word": r.word, "score": r.score}
+    if r.tied is not None:
+        data["tied"] = r.tied
+    return data
+
+
+def dumps(record: GameRecord) -> str:
+    """The record's file text, laid out like the reference games."""
+    return json.dumps(to_dict(record), indent=1, ensure_ascii=False) + "\n"
+
+
+def from_plays(
+    lexicon: str,
+    racks: Sequence[RackText],
+    plays: Sequence[Play],
+    *,
+    tied: Sequence[int | None] | None = None,
+    title: str | None = None,
+    date: str | None = None,
+    seed: int | str | None = None,
+) -> GameRecord:
+    """The record of a game played: each round's rack and the top placed, with ``lexicon``'s name.
+
+    ``tied`` gives, per round, how many moves reached the top (None where not
+    counted).  Nothing is checked here; ``check`` replays the result.
+    """
+    tied = list(tied) if tied is not None else [None] * len(plays)
+    if not len(racks) == len(plays) == len(tied):
+        raise ValueError(f"{len(racks)} racks, {len(plays)} plays and {len(tied)} tie counts")
+    rounds = tuple(
+        RecordRound(rack, play.ref, play.word, play.score, n)
+        for rack, play, n in zip(racks, plays, tied, strict=True)
+    )
+    return GameRecord(lexicon, rounds, title=title, date=date, seed=seed)
+
+
+register(
+    {
+        "record_in_round": {"fr": "Tour {round} : {reason_fr}", "en": "Round {round}: {reason_en}"},
+        "record_encoding": {
+            "fr": "Le fichier n'est pas un texte UTF-8.",
+            "en": "The file is not UTF-8 text.",
+        },
+        "record_json": {
+            "fr": "Le fichier n'est pas du JSON valide (ligne {line}, colonne {column}).",
+            "en": "The file is not valid JSON (line {line}, column {column}).",
+        },
+        "record_json_unreadable": {
+            "fr": "Le fichier JSON ne peut pas être lu (imbrication ou nombre démesurés).",
+            "en": "The JSON file cannot be read (nesting or number too large).",
+        },
+        "record_duplicate_key": {
+            "fr": "La clé « {key} » apparaît deux fois.",
+            "en": "The key '{key}' appears twice.",
+        },
+        "record_game_not_object": {
+            "fr": "Une partie est un objet JSON ({{ ... }}).",
+            "en": "A game is a JSON object ({{ ... }}).",
+        },
+        "record_round_not_object": {
+            "fr": "Un tour est un objet JSON ({{ ... }}).",
+            "en": "A round is a JSON object ({{ ... }}).",
+        },
+        "record_format": {
+            "fr": "Format inconnu « {found} » : ce programme lit « {expected} ».",
+            "en": "Unknown format '{found}': this program reads '{expected}'.",
+        },
+        "record_missing_key": {"fr": "Clé « {key} » manquante.", "en": "The key '{key}' is missing."},
+        "record_unknown_key": {"fr": "Clé « {key} » inconnue.", "en": "Unknown key '{key}'."},
+        "record_not_text": {
+            "fr": "« {key} » doit être un texte non vide.",
+            "en": "'{key}' must be a non-empty text.",
+        },
+        "record_not_integer": {
+            "fr": "« {key} » doit être un nombre entier d'au moins {minimum}.",
+            "en": "'{key}' must be a whole number of at least {minimum}.",
+        },
+        "record_not_list": {"fr": "« {key} » doit être une liste.", "en": "'{key}' must be a list."},
+        "record_seed": {
+            "fr": "« seed » doit être un nombre entier ou un texte.",
+            "en": "'seed' must be a whole number or a text.",
+        },
+        "record_no_rounds": {"fr": "La partie n'a aucun tour.", "en": "The game has no round."},
+        "record_rack_empty": {"fr": "Le tirage est vide.", "en": "The rack is empty."},
+        "record_total": {
+            "fr": "Total annoncé {claimed}, somme des tours {actual}.",
+            "en": "Total given {claimed}, sum of the rounds {actual}.",
+        },
+        "record_first_reliquat": {
+            "fr": "Le premier tirage n'a pas de reliquat (ici {given}).",
+            "en": "The first rack has no kept letters (here {given}).",
+        },
+        "record_reliquat_extra": {
+            "fr": "Le reliquat ne correspond pas au tirage précédent : le top a utilisé toutes ses "
+            "lettres, il ne reste rien (ici {given}).",
+            "en": "The kept letters do not match the previous rack: its top used every tile, "
+            "nothing is left (here {given}).",
+        },
+        "record_reliquat_missing": {
+            "fr": "Le reliquat ne correspond pas au tirage précédent : il reste {expected}, mais le "
+            "tirage n'a ni reliquat ni rejet.",
+            "en": "The kept letters do not match the previous rack: {expected} is left, but the rack "
+            "shows neither kept letters nor a rejection.",
+        },
+        "record_reliquat_wrong": {
+            "fr": "Le reliquat ne correspond pas au tirage précédent : il reste {expected}, pas {given}.",
+            "en": "The kept letters do not match the previous rack: {expected} is left, not {given}.",
+        },
+        "record_first_vertical": {
+            "fr": "Le premier coup se joue horizontalement ({ref} est vertical).",
+            "en": "The first move is played across ({ref} is down).",
+        },
+        "record_blank_on_board": {
+            "fr": "En {square}, le {letter} de la grille est un joker : il s'écrit en minuscule.",
+            "en": "On {square}, the board's {letter} is a blank: it is written in lower case.",
+        },
+        "record_letter_on_board": {
+            "fr": "En {square}, le {letter} de la grille n'est pas un joker : il s'écrit en majuscule.",
+            "en": "On {square}, the board's {letter} is not a blank: it is written in upper case.",
+        },
+        "record_score": {
+            "fr": "Score annoncé {claimed}, score réel {actual}.",
+            "en": "Score given {claimed}, actual score {actual}.",
+        },
+        "record_lexicon_name": {
+            "fr": "La partie a été enregistrée avec la liste « {record} » et vérifiée avec « {lexicon} ».",
+            "en": "The game was recorded with the list '{record}' and checked with '{lexicon}'.",
+        },
+    }
+)
+
+
+__all__ = [
+    "FORMAT",
+    "GameRecord",
+    "RecordError",
+    "RecordRound",
+    "ReplayedGame",
+    "check",
+    "dumps",
+    "from_plays",
+    "load",
+    "parse",
+    "to_dict",
+]
