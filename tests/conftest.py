@@ -9,8 +9,7 @@ import pytest
 
 from engine.lexicon import Lexicon
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REFERENCE_GAMES = SHARED / "reference-games"
+REFERENCE_GAMES = Path(__file__).resolve().parent / "data" / "reference-games"
 
 
 @pytest.fixture(scope="session", autouse=True)

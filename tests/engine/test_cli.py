@@ -1,0 +1,90 @@
+"""The engine's command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import record
+from engine.movegen import all_plays, find_tops
+from tests.conftest import REFERENCE_GAMES
+from tests.engine.games import reference_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_replay_prints_one_json_object_per_round_and_exits_0_when_every_top_matches():
+    game = REFERENCE_GAMES / "game-001.json"
+    done = run("replay", str(game), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(rows) == len(json.loads(game.read_text())["rounds"])
+    assert set(rows[0]) == {"file", "round", "top", "expected", "tied", "ms"}
+    assert [r["round"] for r in rows] == list(range(1, len(rows) + 1))
+    assert all(r["top"] == r["expected"] for r in rows)
+
+
+def test_replay_exits_1_when_a_recorded_move_is_not_the_top(tmp_path, french):
+    _name, _number, position, _recorded = next(reference_positions(REFERENCE_GAMES, french))
+    top = find_tops(position).score
+    lower = next(p for p in all_plays(position) if p.score < top)
+    rack = record.parse(REFERENCE_GAMES.joinpath("game-001.json").read_text()).rounds[0].rack
+    path = tmp_path / "lower.json"
+    path.write_text(record.dumps(record.from_plays("fr-wfrench", [rack], [lower])))
+    done = run("replay", str(path), "--json")
+    assert done.returncode == 1
+    row = json.loads(done.stdout)
+    assert (row["top"], row["expected"]) == (top, lower.score)
+
+
+def test_replay_of_a_broken_record_says_which_round_and_exits_2(tmp_path):
+    data = json.loads(REFERENCE_GAMES.joinpath("game-002.json").read_text())
+    data["rounds"][2]["score"] += 1
+    data["total"] += 1
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data))
+    done = run("replay", str(path))
+    assert done.returncode == 2
+    assert "Tour 3" in done.stderr
+
+
+def test_play_is_reproducible_from_its_seed_and_its_record_replays(tmp_path):
+    out = tmp_path / "seed5.json"
+    first = run("play", "--seed", "5", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    again = run("play", "--seed", "5")
+    assert again.stdout == out.read_text()
+    assert json.loads(again.stdout)["seed"] == 5
+    other = run("play", "--seed", "6")
+    assert other.stdout != again.stdout
+    replayed = run("replay", str(out), "--json")
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_grade_prints_paid_sanction_reason_and_message():
+    game = str(REFERENCE_GAMES / "game-001.json")
+    right = json.loads(run("grade", game, "2", "G8 EH 20", "--json").stdout)
+    assert right["paid"] == 20 and right["sanction"] == "none" and right["reason"] is None
+    wrong_score = json.loads(run("grade", game, "2", "G8 EH 18", "--json").stdout)
+    assert (wrong_score["paid"], wrong_score["sanction"]) == (20, "warning")
+    computed = json.loads(run("grade", game, "2", "G8 EH", "--computed", "--json").stdout)
+    assert (computed["paid"], computed["sanction"]) == (20, "none")
+    no_ref = json.loads(run("grade", game, "2", "- EH 20", "--json").stdout)
+    assert (no_ref["paid"], no_ref["sanction"]) == (15, "penalty")
+    bad = json.loads(run("grade", game, "2", "G8 XQZ 20", "--json").stdout)
+    assert (bad["paid"], bad["sanction"], bad["reason"]) == (0, "zero", "word")
+    assert "XQZ" in bad["message"]
+
+
+def test_grade_refuses_a_round_the_record_does_not_have():
+    done = run("grade", str(REFERENCE_GAMES / "game-001.json"), "99", "H8 MOT")
+    assert done.returncode == 2
+    assert "99" in done.stderr
