@@ -56,7 +56,10 @@ def _figures(times: list[float]) -> tuple[float, float, float]:
 
 def _line(label: str, times: list[float]) -> str:
     median, p99, worst = _figures(times)
-    return f"  {label:<22} {len(times):4} rounds  median {median:6.2f} ms  p99 {p99:6.2f} ms  worst {worst:6.2f} ms"
+    return (
+        f"  {label:<22} {len(times):4} rounds  "
+        f"median {median:6.2f} ms  p99 {p99:6.2f} ms  worst {worst:6.2f} ms"
+    )
 
 
 def search_times(positions, passes: int = PASSES, cold: bool = False) -> list[float]:

@@ -61,7 +61,7 @@ def _load_replayed(path: Path, lexicon: Lexicon) -> record.ReplayedGame:
 
 def _replay(args, lexicon: Lexicon) -> int:
     differs = False
-    lexicon.anagrams  # built once per process; not part of any round's time
+    _ = lexicon.anagrams  # built once per process; not part of any round's time
     for path in args.files:
         try:
             game = _load_replayed(path, lexicon)
