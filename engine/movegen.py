@@ -335,17 +335,22 @@ def _expand(cells, check: CrossChecks, raw) -> _Slot:
     return _Slot(bound, horizontal, line, start, end, const, empties, weights)
 
 
+def _prepare(position: Position) -> tuple[dict[bool, CrossChecks], list[int], int, list[tuple]]:
+    """Cross-checks for each direction searched, the rack as counts, and every slot listed."""
+    cells = position.board.cells
+    checks = {True: CrossChecks(cells, position.lexicon, True)}
+    if not position.is_first_move:
+        checks[False] = CrossChecks(cells, position.lexicon, False)
+    counts, blanks = _rack_counts(position.rack)
+    return checks, counts, blanks, _slots(position, checks, _Rack(position.rack, counts, blanks))
+
+
 def find_tops(position: Position) -> Tops:
     """Every distinct legal move reaching the best score (§3.3.4); one-tile moves counted once."""
-    cells = position.board.cells
-    lexicon = position.lexicon
-    checks = {True: CrossChecks(cells, lexicon, True)}
-    if not position.is_first_move:
-        checks[False] = CrossChecks(cells, lexicon, False)
-    counts, blanks = _rack_counts(position.rack)
-    slots = _slots(position, checks, _Rack(position.rack, counts, blanks))
+    checks, counts, blanks, slots = _prepare(position)
     slots.sort(key=itemgetter(0), reverse=True)
     search = _SlotSearch(position, checks, counts, blanks)
+    cells = position.board.cells
     for raw in slots:
         if raw[0] < search.best:
             break
@@ -566,15 +571,13 @@ def all_plays(position: Position) -> list[Play]:
     scorer against each other on every move of a position.
     """
     cells = position.board.cells
-    lexicon = position.lexicon
-    checks = {True: CrossChecks(cells, lexicon, True)}
-    if not position.is_first_move:
-        checks[False] = CrossChecks(cells, lexicon, False)
-    counts, blanks = _rack_counts(position.rack)
+    checks, counts, blanks, slots = _prepare(position)
     found: dict[frozenset, Play] = {}
-    for raw in _slots(position, checks, _Rack(position.rack, counts, blanks)):
+    for raw in slots:
         slot = _expand(cells, checks[raw[1]], raw)
-        for play in _slot_plays(slot, cells, lexicon.dawg, checks[slot.horizontal].mask, counts, blanks):
+        for play in _slot_plays(
+            slot, cells, position.lexicon.dawg, checks[slot.horizontal].mask, counts, blanks
+        ):
             found.setdefault(play.key, play)
     return list(found.values())
 
