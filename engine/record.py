@@ -263,7 +263,7 @@ def check(record: GameRecord, lexicon: Lexicon) -> ReplayedGame:
     """Replay ``record`` with ``lexicon``; raise ``RecordError`` at the first round that fails."""
     replay = _Replay(lexicon)
     plays = tuple(replay.round(number, r) for number, r in enumerate(record.rounds, 1))
-    warnings = []
+    warnings = list(replay.warnings)
     if record.lexicon != lexicon.name:
         warnings.append(Message("record_lexicon_name", {"record": record.lexicon, "lexicon": lexicon.name}))
     return ReplayedGame(record, plays, tuple(warnings))
@@ -279,6 +279,12 @@ def load(data: str | bytes | dict, lexicon: Lexicon) -> GameRecord:
     return record
 
 
+#: Rack problems that break a drawing rule without making the game impossible: the tops can
+#: still be replayed, so a record carrying them loads, with a warning for the arbiter.  The
+#: format's errors are moves that cannot be placed, letters not in the rack, wrong scores.
+DRAW_DEVIATIONS = frozenset({"draw_rack_short", "draw_below_minimum"})
+
+
 class _Replay:
     """The board, the bag and the reliquat, carried from round to round."""
 
@@ -287,6 +293,7 @@ class _Replay:
         self.board = Board()
         self.bag = Bag.full()
         self.leave: tuple[int, ...] = ()
+        self.warnings: list[Message] = []
 
     def round(self, number: int, r: RecordRound) -> Play:
         try:
@@ -309,9 +316,11 @@ class _Replay:
             reliquat, new = new, ()
         else:
             self._check_reliquat(number, reliquat)
-        problems = check_typed_rack(reliquat, new, self.bag, number)
-        if problems:
-            raise RecordError(problems[0], number)
+        for problem in check_typed_rack(reliquat, new, self.bag, number):
+            if problem.code in DRAW_DEVIATIONS:
+                self.warnings.append(_in_round(number, problem))
+            else:
+                raise RecordError(problem, number)
         self.bag.take(new)
 
     def _check_reliquat(self, number: int, reliquat: tuple[int, ...]) -> None:
