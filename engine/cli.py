@@ -68,6 +68,8 @@ def _replay(args, lexicon: Lexicon) -> int:
         except (OSError, record.RecordError) as error:
             print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
             return 2
+        for warning in game.warnings:
+            print(f"{path}: {warning}", file=sys.stderr)
         board = Board()
         for number, (recorded, play) in enumerate(zip(game.record.rounds, game.plays), 1):
             position = Position(board.copy(), recorded.rack.tiles, lexicon, first_move=number == 1)
