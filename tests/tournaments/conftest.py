@@ -1,0 +1,37 @@
+"""Fixtures for the application: an arbiter, a tournament on the shipped list, players, a game."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+
+from tournaments import services
+from tournaments.lexicons import lexicon_default_row
+
+
+@pytest.fixture
+def arbiter(db) -> User:
+    return User.objects.create_user("arbitre", password="secret-123")
+
+
+@pytest.fixture
+def tournament(arbiter):
+    return services.tournament_create(
+        created_by=arbiter,
+        lexicon=lexicon_default_row(),
+        name="Coupe du club",
+        date=datetime.date(2026, 11, 20),
+        place="Salle des fêtes",
+    )
+
+
+@pytest.fixture
+def players(tournament):
+    return [services.player_register(tournament=tournament, name=n) for n in ("Alice", "Bruno", "Chloé")]
+
+
+@pytest.fixture
+def game(tournament):
+    return services.game_start(tournament=tournament, seed=42)

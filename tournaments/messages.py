@@ -1,0 +1,58 @@
+"""Sentences of the application's refusals, French first (registered with the engine's catalogue)."""
+
+from engine.messages import register
+
+register(
+    {
+        "lexicon_empty": {
+            "fr": "Cette liste ne contient aucun mot utilisable (2 à 15 lettres).",
+            "en": "This list holds no usable word (2 to 15 letters).",
+        },
+        "player_no_name": {"fr": "Le nom du joueur est vide.", "en": "The player's name is empty."},
+        "player_table_taken": {"fr": "La table {table} est déjà prise.", "en": "Table {table} is taken."},
+        "csv_empty": {"fr": "Le fichier CSV est vide.", "en": "The CSV file is empty."},
+        "csv_table": {
+            "fr": "Ligne {line} : table « {value} » illisible.",
+            "en": "Line {line}: cannot read table '{value}'.",
+        },
+        "game_prepared_invalid": {
+            "fr": "Partie préparée refusée : {reason}",
+            "en": "Prepared game refused: {reason}",
+        },
+        "rack_typed_invalid": {"fr": "Tirage refusé : {reason}", "en": "Rack refused: {reason}"},
+        "round_not_drawn": {
+            "fr": "Ce coup n'attend pas le départ du chrono.",
+            "en": "This round is not waiting for the clock to start.",
+        },
+        "round_top_not_ready": {
+            "fr": "Le top n'est pas encore calculé : le chrono partira quand il le sera.",
+            "en": "The top is not computed yet: the clock starts once it is.",
+        },
+        "slip_unreadable": {"fr": "Bulletin illisible : {reason}", "en": "Unreadable slip: {reason}"},
+        "slip_wrong_tournament": {
+            "fr": "Ce coup n'est pas celui de votre tournoi.",
+            "en": "This round is not your tournament's.",
+        },
+        "slip_round_not_running": {
+            "fr": "Aucun coup n'est en cours : bulletin non reçu.",
+            "en": "No round is running: slip not received.",
+        },
+        "slip_late": {
+            "fr": "Trop tard : le coup s'est terminé à {deadline}. Bulletin non reçu.",
+            "en": "Too late: the round ended at {deadline}. Slip not received.",
+        },
+        "correct_round_open": {
+            "fr": "On ne corrige un bulletin qu'une fois le coup terminé.",
+            "en": "A slip is corrected only once the round is over.",
+        },
+        "place_round_open": {
+            "fr": "Le top se place une fois le coup terminé.",
+            "en": "The top is placed once the round is over.",
+        },
+        "place_no_such_top": {"fr": "Ce top n'existe pas.", "en": "No such top."},
+        "cancel_not_possible": {
+            "fr": "Ce coup ne peut plus être annulé.",
+            "en": "This round can no longer be cancelled.",
+        },
+    }
+)

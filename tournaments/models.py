@@ -1,0 +1,211 @@
+"""A tournament's state, all of it in the database: a restart in the middle of a round keeps the rack,
+the slips and the deadline.  Rules live in ``engine`` and ``services``; models carry data and the
+constraints that protect it."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    """A player's secret: 192 random bits, URL-safe; never derived from an id."""
+    return secrets.token_urlsafe(24)
+
+
+class LexiconList(models.Model):
+    """A word list the club can play with: the shipped free list or a list the club uploaded."""
+
+    name = models.CharField(_("nom"), max_length=80)
+    sha256 = models.CharField(max_length=64, unique=True)
+    word_count = models.PositiveIntegerField()
+    #: Where the list's bytes are kept (the shipped file's path, or an uploaded copy under MEDIA_ROOT).
+    path = models.CharField(max_length=500)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.sha256[:8]})"
+
+
+class Grading(models.TextChoices):
+    FISF = "fisf", _("FISF : mot, référence et score annoncé")
+    COMPUTED = "computed", _("Calculé : mot et référence, score calculé")
+
+
+class Tournament(models.Model):
+    class RoundTime(models.IntegerChoices):
+        STANDARD = 180, _("3 min")
+        LONG_SEMI = 150, _("2 min 30")
+        SEMI = 120, _("2 min (semi-rapide)")
+        BLITZ = 60, _("1 min (blitz)")
+
+    name = models.CharField(_("nom"), max_length=120)
+    date = models.DateField(_("date"))
+    place = models.CharField(_("lieu"), max_length=120, blank=True)
+    lexicon = models.ForeignKey(LexiconList, on_delete=models.PROTECT, verbose_name=_("dictionnaire"))
+    round_seconds = models.PositiveIntegerField(
+        _("temps par coup"), choices=RoundTime.choices, default=RoundTime.STANDARD
+    )
+    grading = models.CharField(_("correction"), max_length=10, choices=Grading.choices, default=Grading.FISF)
+    warning_threshold = models.PositiveSmallIntegerField(_("avertissements tolérés"), default=3)
+    warning_penalty = models.PositiveSmallIntegerField(_("pénalité par avertissement en plus"), default=5)
+    solo_value = models.PositiveSmallIntegerField(_("valeur d'un solo"), default=10)
+    solo_min_players = models.PositiveSmallIntegerField(_("joueurs minimum pour les solos"), default=16)
+    grace_seconds = models.PositiveSmallIntegerField(_("délai de grâce (s)"), default=2)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("nom"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licence = models.CharField(_("licence"), max_length=30, blank=True)
+    series = models.CharField(_("série"), max_length=4, blank=True)
+    category = models.CharField(_("catégorie"), max_length=30, blank=True)
+    table_number = models.PositiveIntegerField(_("table"))
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "table_number"], name="one_player_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_number}. {self.name}"
+
+
+class Game(models.Model):
+    class Source(models.TextChoices):
+        RANDOM = "random", _("tirage aléatoire")
+        TYPED = "typed", _("tirages saisis")
+        PREPARED = "prepared", _("partie préparée")
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("en cours")
+        ENDED = "ended", _("terminée")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.RANDOM)
+    seed = models.BigIntegerField()
+    #: The prepared game's record (formats/game-record.md) when ``source`` is PREPARED.
+    prepared = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    end_reason = models.CharField(max_length=40, blank=True)
+    #: Tiles still in the bag, as rack codes; the board as 225 tile codes.
+    bag = models.JSONField(default=list)
+    board = models.JSONField(default=list)
+    #: Random draws made so far: the generator is re-seeded from (seed, draws) so a restart
+    #: continues the same sequence.
+    draws = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_game_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — partie {self.number}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAWN = "drawn", _("tirage annoncé")
+        RUNNING = "running", _("en cours")
+        CLOSED = "closed", _("terminé")
+        PLACED = "placed", _("top placé")
+        CANCELLED = "cancelled", _("annulé")
+
+    class TopState(models.TextChoices):
+        PENDING = "pending", _("en calcul")
+        READY = "ready", _("prêt")
+        FAILED = "failed", _("échec")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    #: Which draw of this round number (a cancelled round is drawn again: attempt 2, 3...).
+    attempt = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAWN)
+    #: The rack as written on records (``AEI+BLRN``, ``-BBNOORS``) and its tiles.
+    rack = models.CharField(max_length=20)
+    tiles = models.JSONField(default=list)
+    rejections = models.JSONField(default=list)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    top_state = models.CharField(max_length=10, choices=TopState.choices, default=TopState.PENDING)
+    top_score = models.IntegerField(null=True, blank=True)
+    #: Every tied top, the proposed one first: [{"ref", "word", "tiles", "score"}].
+    tops = models.JSONField(default=list)
+    #: The top placed on the board (one of ``tops``).
+    placed = models.JSONField(null=True, blank=True)
+    #: Bumped on every change players or the projector must see: polls compare it.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["game", "number", "attempt"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number", "attempt"], name="one_draw_per_attempt"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} — coup {self.number}"
+
+
+class Submission(models.Model):
+    """Whatever a player handed in for a round (perhaps invalid), and how it was graded."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="submissions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="submissions")
+    ref = models.CharField(max_length=10, blank=True)
+    word = models.CharField(max_length=40)
+    claimed = models.IntegerField(null=True, blank=True)
+    received_at = models.DateTimeField()
+    #: How many times the player sent a slip this round: the last one counts.
+    revision = models.PositiveIntegerField(default=1)
+    #: The client's id of the last request stored, so a retried request is stored once.
+    request_id = models.CharField(max_length=64, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paid = models.IntegerField(null=True, blank=True)
+    sanction = models.CharField(max_length=10, blank=True)
+    reason = models.CharField(max_length=20, blank=True)
+    message = models.CharField(max_length=300, blank=True)
+    message_en = models.CharField(max_length=300, blank=True)
+    graded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="one_slip_per_round")]
+
+    def slip_text(self) -> str:
+        parts = [self.ref or "-", self.word]
+        if self.claimed is not None:
+            parts.append(str(self.claimed))
+        return " ".join(parts)
+
+
+class SubmissionChange(models.Model):
+    """Who changed which slip, when, from what to what (the arbiter's corrections)."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True)
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]

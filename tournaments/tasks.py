@@ -1,0 +1,15 @@
+"""Thin tasks: ids in, one service call (pretix's habit).  Without a broker they run in-process."""
+
+from celery import shared_task
+
+from tournaments import services
+
+
+@shared_task(acks_late=True)
+def round_compute_top_task(round_id: int) -> None:
+    services.round_compute_top(round_id=round_id)
+
+
+@shared_task(acks_late=True)
+def round_close_task(round_id: int) -> None:
+    services.round_close_if_due(round_id=round_id)
