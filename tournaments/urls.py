@@ -1,8 +1,8 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import arbiter
 
 app_name = "tournaments"
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", arbiter.home, name="home"),
 ]

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Install and start the arbiter on this machine: ``python3 run.py`` (Windows: ``py run.py``).
+
+Creates ``.venv`` beside this file, installs the pinned requirements into it, then runs
+``manage.py serve`` there: database migrated, an arbiter account ready (its password printed once),
+and the address for the players' phones printed.  Any argument is passed to ``serve`` (``--port``).
+"""
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def main() -> int:
+    if sys.version_info < (3, 11):  # noqa: UP036 - run.py may be started by an older Python
+        print("Python 3.11 or newer is needed.", file=sys.stderr)
+        return 1
+    if not PYTHON.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    subprocess.run(
+        [
+            str(PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+            str(ROOT / "requirements.txt"),
+        ],
+        check=True,
+    )
+    return subprocess.call([str(PYTHON), str(ROOT / "manage.py"), "serve", *sys.argv[1:]], cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

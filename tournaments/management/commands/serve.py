@@ -1,0 +1,82 @@
+"""``manage.py serve``: the embedded default on the club's laptop.
+
+Migrates, makes sure an arbiter account exists (printing its password the first time), collects the
+static files, prints the addresses phones on the same network can open, and serves with waitress
+(pure Python, runs on Windows and Linux) on every interface.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from tournaments.lexicons import lexicon_default_row
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses as seen from the local network (no packet is sent)."""
+    found = set()
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
+        found.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(info[4][0])
+    except OSError:
+        pass
+    return sorted(a for a in found if not a.startswith("127.")) or ["127.0.0.1"]
+
+
+def ensure_arbiter(username: str = "arbitre") -> str | None:
+    """Create the arbiter account if missing; return its new password, or None if it existed."""
+    if User.objects.filter(username=username).exists():
+        return None
+    password = secrets.token_urlsafe(9)
+    User.objects.create_superuser(username, password=password)
+    return password
+
+
+class Command(BaseCommand):
+    help = "Run the application on this laptop for the club's network."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--threads", type=int, default=16)
+        parser.add_argument("--no-serve", action="store_true", help="prepare everything, do not serve")
+
+    def handle(self, *args, port: int, threads: int, no_serve: bool, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        lexicon_default_row()
+        password = ensure_arbiter()
+        self.stdout.write("")
+        self.stdout.write("Arbitre duplicate : l'application est prête.")
+        for address in lan_addresses():
+            self.stdout.write(f"  Ouvrir : http://{address}:{port}/   (téléphones sur le même Wi-Fi)")
+        self.stdout.write(f"  Sur ce portable : http://127.0.0.1:{port}/")
+        if password:
+            self.stdout.write(f"  Compte arbitre : identifiant « arbitre », mot de passe « {password} »")
+        else:
+            self.stdout.write(
+                "  Compte arbitre : « arbitre » (mot de passe déjà donné ; "
+                "python manage.py changepassword arbitre pour le changer)"
+            )
+        self.stdout.write(f"  Données : {settings.VAR_DIR}")
+        self.stdout.flush()
+        if no_serve:
+            return
+        from waitress import serve
+
+        from arbiter.wsgi import application
+
+        serve(application, host="0.0.0.0", port=port, threads=threads, ident="arbiter")

@@ -1,0 +1,1 @@
+"""Thin views: parse a form, call one service, return the page or, for htmx, the partial."""

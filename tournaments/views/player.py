@@ -1,0 +1,1 @@
+"""The player's phone: no account, recognised by the secret token of their join link."""
