@@ -1,0 +1,81 @@
+"""The top search runs for real in a Celery worker through Redis (no mock of the broker)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arbiter.celery import app as celery_app
+from tests.tournaments.services_live import require_port, shared_database_url
+from tournaments import services
+from tournaments.models import Round
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def broker(settings):
+    require_port("Redis", "127.0.0.1", 6379)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous = {
+        "task_always_eager": celery_app.conf.task_always_eager,
+        "broker_url": celery_app.conf.broker_url,
+    }
+    celery_app.conf.update(task_always_eager=False, broker_url=REDIS_URL)
+    _drop_connections()
+    yield REDIS_URL
+    celery_app.conf.update(**previous)
+    _drop_connections()
+
+
+def _drop_connections() -> None:
+    """Forget pooled broker connections so the next task goes to the broker now configured."""
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+        celery_app._pool = None
+
+
+@pytest.fixture
+def worker(broker, transactional_db):
+    env = {**os.environ, "REDIS_URL": broker, "DATABASE_URL": shared_database_url()}
+    command = [sys.executable, "-m", "celery", "-A", "arbiter", "worker", "--pool=solo", "--loglevel=INFO"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def _wait_for(predicate, seconds: float = 60.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
+    game = services.game_start(tournament=tournament, seed=3)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    # Queued to Redis after commit: this process does not compute it.
+    assert Round.objects.get(pk=rnd.pk).top_state == Round.TopState.PENDING
+
+    def ready() -> bool:
+        return Round.objects.get(pk=rnd.pk).top_state == Round.TopState.READY
+
+    if not _wait_for(ready):
+        worker.terminate()
+        pytest.fail("the worker did not compute the top:\n" + worker.stdout.read().decode(errors="replace"))
+    rnd.refresh_from_db()
+    assert rnd.top_score > 0 and rnd.tops
+    assert services.round_start(round_id=rnd.pk).status == Round.Status.RUNNING
