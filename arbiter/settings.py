@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -84,8 +86,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # two arbiter tabs cannot both read "no rack yet" and then both write one.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # Tests use a file too, so they lock the way the laptop's database does.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-arbiter.sqlite3")}
+    # Tests use a file too, so they lock the way the laptop's database does; one per test run.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"arbiter-test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
@@ -104,6 +108,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+# Serve the apps' static files straight from their folders too (tests, a run before collectstatic).
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -541,3 +541,69 @@ def play_json(play: Play) -> dict:
 def play_from_json(data: dict) -> Play:
     ref: Ref = parse_ref(data["ref"])
     return Play(ref, data["word"], tuple((sq, tile) for sq, tile in data["tiles"]), data["score"])
+
+
+# -- the arbiter's screens (appended with the arbiter's views) -----------------------------------
+
+
+def _register_arbiter_messages() -> None:
+    from engine.messages import register
+
+    register(
+        {
+            "slip_no_such_table": {
+                "fr": "Aucun joueur à la table {table}.",
+                "en": "No player at table {table}.",
+            },
+            "undo_nothing": {
+                "fr": "Aucune correction à annuler pour ce coup.",
+                "en": "No correction to undo for this round.",
+            },
+        }
+    )
+
+
+_register_arbiter_messages()
+
+
+def tournament_create_with_list(
+    *, created_by, lexicon: LexiconList | None, list_file: tuple[str, bytes] | None = None, **fields
+) -> Tournament:
+    """A tournament on a stored word list, or on a list the arbiter uploads with the form."""
+    with transaction.atomic():
+        if list_file is not None:
+            name, data = list_file
+            lexicon = lexicon_upload(name=name, data=data)
+        return tournament_create(created_by=created_by, lexicon=lexicon, **fields)
+
+
+def submission_enter(*, round_id: int, table_number: int, text: str, user) -> Submission:
+    """A paper slip or a correction typed by the arbiter for the player at ``table_number``."""
+    rnd = Round.objects.select_related("game").get(pk=round_id)
+    player = Player.objects.filter(tournament_id=rnd.game.tournament_id, table_number=table_number).first()
+    if player is None:
+        raise ServiceError("slip_no_such_table", table=table_number)
+    return submission_correct(round_id=round_id, player=player, text=text, user=user)
+
+
+def submission_correction_undo(*, round_id: int, user) -> Submission | None:
+    """Undo the round's last correction: the slip before it is graded again (the undo is logged
+    like any correction), or, when the arbiter had typed a slip where there was none, it is removed."""
+    change = (
+        SubmissionChange.objects.filter(submission__round_id=round_id)
+        .select_related("submission__player")
+        .order_by("-changed_at", "-id")
+        .first()
+    )
+    if change is None:
+        raise ServiceError("undo_nothing")
+    sub = change.submission
+    if change.before is not None:
+        return submission_correct(round_id=round_id, player=sub.player, text=change.before["slip"], user=user)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
+            raise ServiceError("correct_round_open")
+        sub.delete()
+        Round.objects.filter(pk=rnd.pk).update(version=rnd.version + 1)
+    return None

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kombu import pools
 
 from arbiter.celery import app as celery_app
 from tests.tournaments.services_live import require_port, shared_database_url
@@ -22,11 +23,12 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 @pytest.fixture
 def broker(settings):
     require_port("Redis", "127.0.0.1", 6379)
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Read before the Django setting changes: Celery reads its configuration from it lazily.
     previous = {
         "task_always_eager": celery_app.conf.task_always_eager,
         "broker_url": celery_app.conf.broker_url,
     }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     celery_app.conf.update(task_always_eager=False, broker_url=REDIS_URL)
     _drop_connections()
     yield REDIS_URL
@@ -35,10 +37,11 @@ def broker(settings):
 
 
 def _drop_connections() -> None:
-    """Forget pooled broker connections so the next task goes to the broker now configured."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-        celery_app._pool = None
+    """Forget every pooled broker connection (the app's and kombu's process-wide ones) so the next
+    task goes to the broker now configured."""
+    pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
 
 
 @pytest.fixture

@@ -1,1 +1,144 @@
-"""The player's phone: no account, recognised by the secret token of their join link."""
+"""The player's phone: no account, recognised by the secret token of their join link.
+
+Every view finds the player from the token in its own URL and shows that player's data only; the
+session merely remembers the token so ``/moi/`` finds the way back.  Before the deadline nothing
+says whether a slip is valid or what it scores (§3.4)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import player_reads, services
+from tournaments.models import Grading
+from tournaments.services import ServiceError
+
+SESSION_KEY = "player_token"
+_REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "fr").startswith("en") else "fr"
+
+
+def _unknown(request):
+    return render(request, "tournaments/player_unknown.html", status=404)
+
+
+def _close_if_due(player) -> player_reads.Signature:
+    """Any screen showing a running round closes it once its time is up: no worker needed.  The
+    service is called only when the clock says the round is due, so an idle poll stays cheap."""
+    signature = player_reads.round_signature(player.tournament_id)
+    if not signature.due:
+        return signature
+    services.round_close_if_due(round_id=signature.round_id)
+    return player_reads.round_signature(player.tournament_id)
+
+
+def _context(player, **extra) -> dict:
+    screen = player_reads.player_screen(player)
+    return {
+        "screen": screen,
+        "player": player,
+        "fisf": player.tournament.grading == Grading.FISF,
+        "request_id": uuid.uuid4().hex,
+        "lang": _lang(),
+        **extra,
+    }
+
+
+@require_GET
+def player_page(request, token: str):
+    player = player_reads.player_by_token(token)
+    if player is None:
+        return _unknown(request)
+    if request.session.get(SESSION_KEY) != player.token:
+        request.session[SESSION_KEY] = player.token
+    _close_if_due(player)
+    context = _context(player)
+    if request.htmx:
+        return _status_response(request, context)
+    return render(request, "tournaments/player_page.html", context)
+
+
+@require_GET
+def player_me(request):
+    """``/moi/``: this phone's own page if it opened a join link before; else ask for the card."""
+    player = player_reads.player_by_token(request.session.get(SESSION_KEY, ""))
+    if player is None:
+        return render(request, "tournaments/player_me.html")
+    return redirect("tournaments:player_page", token=player.token)
+
+
+@require_GET
+def player_status(request, token: str):
+    """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
+    follows the server's clock, never its own), else the status area and the board."""
+    player = player_reads.player_by_token(token)
+    if player is None:
+        return _unknown(request)
+    signature = _close_if_due(player)
+    if request.GET.get("s") == signature.key:
+        response = HttpResponse(status=204)
+        if signature.remaining is not None:
+            response["X-Remaining"] = f"{signature.remaining:.1f}"
+        return response
+    return _status_response(request, _context(player))
+
+
+def _status_response(request, context) -> HttpResponse:
+    html = render_to_string("tournaments/partials/_player_status.html", context, request)
+    html += render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
+    html += render_to_string("tournaments/partials/_player_receipt.html", {**context, "oob": True}, request)
+    return HttpResponse(html)
+
+
+def _slip_text(post, fisf: bool) -> str:
+    """The slip as one line: ``H4 CALFEUTRE`` typed in one field, the claimed score (FISF) in its own."""
+    text = post.get("slip", "").strip()
+    claimed = post.get("claimed", "").strip()
+    if fisf and claimed:
+        text = f"{text} {claimed}"
+    return text
+
+
+def _request_id(post, text: str) -> str:
+    """The client's id for this sending, tied to what is sent: a retried request is stored once, and
+    a different slip is never mistaken for a retry even if the phone failed to renew its id."""
+    client = _REQUEST_ID.sub("", post.get("request_id", ""))[:40]
+    if not client:
+        return ""
+    return f"{client}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+@require_POST
+def player_submit(request, token: str):
+    player = player_reads.player_by_token(token)
+    if player is None:
+        return _unknown(request)
+    fisf = player.tournament.grading == Grading.FISF
+    text = _slip_text(request.POST, fisf)
+    error = None
+    try:
+        round_id = player_reads.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
+        if round_id is None:
+            raise ServiceError("slip_round_not_running")
+        services.submission_record(
+            player=player, round_id=round_id, text=text, request_id=_request_id(request.POST, text)
+        )
+    except ServiceError as refusal:
+        error = refusal.message.text(_lang())
+    context = _context(player, error=error, typed=request.POST, sent=error is None)
+    if not request.htmx:
+        return render(request, "tournaments/player_page.html", context)
+    html = render_to_string("tournaments/partials/_player_receipt.html", context, request)
+    if error is None:
+        html += render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
+    return HttpResponse(html)

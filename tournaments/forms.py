@@ -1,0 +1,120 @@
+"""Forms parse what the arbiter typed; the rules stay in the services."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import LexiconList, Player, Tournament
+
+MAX_UPLOAD = 20 * 1024 * 1024
+
+
+def _read(upload, limit: int = MAX_UPLOAD) -> bytes:
+    if upload.size > limit:
+        raise forms.ValidationError(_("Fichier trop gros."))
+    return upload.read()
+
+
+class TournamentForm(forms.ModelForm):
+    lexicon = forms.ModelChoiceField(
+        LexiconList.objects.order_by("name", "id"),
+        label=_("dictionnaire"),
+        required=False,
+        empty_label=None,
+    )
+    lexicon_file = forms.FileField(
+        label=_("ou une liste de mots à envoyer"),
+        required=False,
+        help_text=_("Un mot par ligne, texte brut ; remplace le choix ci-dessus."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "place",
+            "round_seconds",
+            "grading",
+            "warning_threshold",
+            "warning_penalty",
+            "solo_value",
+            "solo_min_players",
+            "grace_seconds",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, default_lexicon: LexiconList | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if default_lexicon is not None:
+            self.fields["lexicon"].initial = default_lexicon.pk
+
+    def clean_lexicon_file(self):
+        upload = self.cleaned_data.get("lexicon_file")
+        return (upload.name, _read(upload)) if upload else None
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("lexicon") and not cleaned.get("lexicon_file"):
+            self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
+        return cleaned
+
+    def tournament_fields(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class PlayerForm(forms.ModelForm):
+    table_number = forms.IntegerField(
+        label=_("table"), required=False, min_value=1, help_text=_("vide : la première table libre")
+    )
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "licence", "series", "category", "table_number"]
+
+
+class PlayersCsvForm(forms.Form):
+    file = forms.FileField(
+        label=_("fichier CSV"),
+        help_text=_("Colonnes : nom, club, licence, série, catégorie, table (virgule ou point-virgule)."),
+    )
+
+    def clean_file(self):
+        return _read(self.cleaned_data["file"], 2 * 1024 * 1024)
+
+
+class GameStartForm(forms.Form):
+    prepared = forms.FileField(
+        label=_("partie préparée (facultatif)"),
+        required=False,
+        help_text=_("Un enregistrement de partie (JSON) ; sans fichier, tirage aléatoire."),
+    )
+
+    def clean_prepared(self):
+        upload = self.cleaned_data.get("prepared")
+        return _read(upload, 2 * 1024 * 1024) if upload else None
+
+
+class DrawForm(forms.Form):
+    expected_number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    rack = forms.CharField(
+        label=_("tirage saisi"),
+        required=False,
+        max_length=20,
+        help_text=_("vide : tirage au sort ; sinon le tirage complet, ex. AEI+BLRN"),
+    )
+
+    def typed(self) -> str | None:
+        return self.cleaned_data["rack"].strip() or None
+
+
+class PlaceTopForm(forms.Form):
+    index = forms.IntegerField(min_value=0, initial=0)
+
+
+class SlipForm(forms.Form):
+    """A paper slip or a correction: the table number and the slip as written (``H4 MOT 24``)."""
+
+    table_number = forms.IntegerField(label=_("table"), min_value=1)
+    text = forms.CharField(label=_("bulletin"), max_length=200)
