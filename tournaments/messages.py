@@ -16,10 +16,10 @@ register(
             "en": "Line {line}: cannot read table '{value}'.",
         },
         "game_prepared_invalid": {
-            "fr": "Partie préparée refusée : {reason}",
-            "en": "Prepared game refused: {reason}",
+            "fr": "Partie préparée refusée : {reason_fr}",
+            "en": "Prepared game refused: {reason_en}",
         },
-        "rack_typed_invalid": {"fr": "Tirage refusé : {reason}", "en": "Rack refused: {reason}"},
+        "rack_typed_invalid": {"fr": "Tirage refusé : {reason_fr}", "en": "Rack refused: {reason_en}"},
         "round_not_drawn": {
             "fr": "Ce coup n'attend pas le départ du chrono.",
             "en": "This round is not waiting for the clock to start.",
@@ -28,7 +28,7 @@ register(
             "fr": "Le top n'est pas encore calculé : le chrono partira quand il le sera.",
             "en": "The top is not computed yet: the clock starts once it is.",
         },
-        "slip_unreadable": {"fr": "Bulletin illisible : {reason}", "en": "Unreadable slip: {reason}"},
+        "slip_unreadable": {"fr": "Bulletin illisible : {reason_fr}", "en": "Unreadable slip: {reason_en}"},
         "slip_wrong_tournament": {
             "fr": "Ce coup n'est pas celui de votre tournoi.",
             "en": "This round is not your tournament's.",

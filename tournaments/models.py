@@ -8,6 +8,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -117,7 +118,10 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_game_number")]
 
     def __str__(self) -> str:
-        return f"{self.tournament} — partie {self.number}"
+        return gettext("%(tournament)s — partie %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 class Round(models.Model):
@@ -162,7 +166,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} — coup {self.number}"
+        return gettext("%(game)s — coup %(number)s") % {"game": self.game, "number": self.number}
 
 
 class Submission(models.Model):

@@ -21,7 +21,7 @@ from engine import record as engine_record
 from engine.board import Board
 from engine.choice import ranked
 from engine.grading import Grade, Mode, grade_text
-from engine.messages import Message
+from engine.messages import LANGUAGES, Message
 from engine.movegen import Position, find_tops
 from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, rack_text
 from engine.play import Play
@@ -44,6 +44,11 @@ class ServiceError(Exception):
     def __init__(self, code: str, **params):
         self.message = Message(code, params)
         super().__init__(self.message.text("en"))
+
+    @classmethod
+    def because(cls, code: str, reason: Message) -> ServiceError:
+        """A refusal whose reason is an engine message, kept in every language."""
+        return cls(code, **{f"reason_{lang}": reason.text(lang) for lang in LANGUAGES})
 
 
 # -- lexicons, tournaments, players ----------------------------------------------------------
@@ -141,7 +146,7 @@ def game_start(
             record = engine_record.parse(prepared)
             engine_record.check(record, engine_lexicon(tournament.lexicon))
         except engine_record.RecordError as error:
-            raise ServiceError("game_prepared_invalid", reason=error.message.text("fr")) from None
+            raise ServiceError.because("game_prepared_invalid", error.message) from None
     number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     return Game.objects.create(
         tournament=tournament,
@@ -234,14 +239,14 @@ def _draw_typed(text: str, reliquat, bag: engine_draw.Bag, number: int) -> engin
     try:
         rack = parse_rack(text)
     except NotationError as error:
-        raise ServiceError("rack_typed_invalid", reason=error.message.text("fr")) from None
+        raise ServiceError.because("rack_typed_invalid", error.message) from None
     new = list(rack.tiles)
     for tile in reliquat:
         if tile in new:
             new.remove(tile)
     problems = engine_draw.check_typed_rack(reliquat, tuple(new), bag, number)
     if problems:
-        raise ServiceError("rack_typed_invalid", reason=problems[0].text("fr"))
+        raise ServiceError.because("rack_typed_invalid", problems[0])
     bag.take(new)
     return engine_draw.Draw(reliquat=tuple(reliquat), new=tuple(new))
 
@@ -377,17 +382,25 @@ def _parse_player_slip(text: str):
     try:
         return parse_slip(text)
     except NotationError as error:
-        raise ServiceError("slip_unreadable", reason=error.message.text("fr")) from None
+        raise ServiceError.because("slip_unreadable", error.message) from None
 
 
 def _check_open(rnd: Round, player: Player, now) -> None:
     if player.tournament_id != rnd.game.tournament_id:
         raise ServiceError("slip_wrong_tournament")
+    if rnd.status in (Round.Status.CLOSED, Round.Status.PLACED):
+        # The round the phone showed has ended (another screen's poll closed it a moment ago):
+        # the player is late, and is told so with the time it ended.
+        raise _late(rnd)
     if rnd.status != Round.Status.RUNNING:
         raise ServiceError("slip_round_not_running")
     grace = timedelta(seconds=rnd.game.tournament.grace_seconds)
     if now > rnd.deadline + grace:
-        raise ServiceError("slip_late", deadline=timezone.localtime(rnd.deadline).strftime("%H:%M:%S"))
+        raise _late(rnd)
+
+
+def _late(rnd: Round) -> ServiceError:
+    return ServiceError("slip_late", deadline=timezone.localtime(rnd.deadline).strftime("%H:%M:%S"))
 
 
 def round_close_if_due(*, round_id: int, now=None) -> Round:

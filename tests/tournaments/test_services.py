@@ -216,3 +216,12 @@ def test_a_round_closes_on_time_even_without_a_worker(game, players):
     assert services.round_close_if_due(round_id=rnd.pk, now=rnd.deadline).status == Round.Status.RUNNING
     later = timezone.now() + timedelta(seconds=400)
     assert services.round_close_if_due(round_id=rnd.pk, now=later).status == Round.Status.CLOSED
+
+
+def test_a_refusal_carries_its_engine_reason_in_each_language(game, players):
+    rnd = _draw_and_start(game)
+    with pytest.raises(ServiceError) as refused:
+        services.submission_record(player=players[0], round_id=rnd.pk, text="Z9 MOT")
+    french, english = refused.value.message.text("fr"), refused.value.message.text("en")
+    assert french.startswith("Bulletin illisible : ") and "ligne" in french
+    assert english.startswith("Unreadable slip: ") and "row" in english

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -154,7 +154,9 @@ def players_import(request, pk: int):
         except ServiceError as error:
             form.add_error("file", _text(error))
         else:
-            messages.success(request, _("%(count)s joueurs importés.") % {"count": len(added)})
+            count = len(added)
+            text = ngettext("%(count)s joueur importé.", "%(count)s joueurs importés.", count)
+            messages.success(request, text % {"count": count})
             return redirect("tournaments:tournament_detail", pk=pk)
     return _tournament_page(request, tournament, csv_form=form)
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
 
 from tournaments.lexicons import lexicon_default_row
 
@@ -60,18 +61,27 @@ class Command(BaseCommand):
         lexicon_default_row()
         password = ensure_arbiter()
         self.stdout.write("")
-        self.stdout.write("Arbitre duplicate : l'application est prête.")
+        self.stdout.write(_("Arbitre duplicate : l'application est prête."))
         for address in lan_addresses():
-            self.stdout.write(f"  Ouvrir : http://{address}:{port}/   (téléphones sur le même Wi-Fi)")
-        self.stdout.write(f"  Sur ce portable : http://127.0.0.1:{port}/")
+            url = f"http://{address}:{port}/"
+            self.stdout.write("  " + _("Ouvrir : %(url)s   (téléphones sur le même Wi-Fi)") % {"url": url})
+        self.stdout.write("  " + _("Sur ce portable : %(url)s") % {"url": f"http://127.0.0.1:{port}/"})
         if password:
-            self.stdout.write(f"  Compte arbitre : identifiant « arbitre », mot de passe « {password} »")
+            self.stdout.write(
+                "  "
+                + _("Compte arbitre : identifiant « %(username)s », mot de passe « %(password)s »")
+                % {"username": "arbitre", "password": password}
+            )
         else:
             self.stdout.write(
-                "  Compte arbitre : « arbitre » (mot de passe déjà donné ; "
-                "python manage.py changepassword arbitre pour le changer)"
+                "  "
+                + _(
+                    "Compte arbitre : « %(username)s » (mot de passe déjà donné ; "
+                    "python manage.py changepassword %(username)s pour le changer)"
+                )
+                % {"username": "arbitre"}
             )
-        self.stdout.write(f"  Données : {settings.VAR_DIR}")
+        self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
         self.stdout.flush()
         if no_serve:
             return
