@@ -335,21 +335,23 @@ def _expand(cells, check: CrossChecks, raw) -> _Slot:
     return _Slot(bound, horizontal, line, start, end, const, empties, weights)
 
 
-def _prepare(position: Position) -> tuple[dict[bool, CrossChecks], list[int], int, list[tuple]]:
-    """Cross-checks for each direction searched, the rack as counts, and every slot listed."""
+def _prepare(position: Position) -> tuple[dict[bool, CrossChecks], _Rack, list[int], int, list[tuple]]:
+    """Cross-checks for each direction searched, the rack (as bound data and as counts), and every
+    slot listed."""
     cells = position.board.cells
     checks = {True: CrossChecks(cells, position.lexicon, True)}
     if not position.is_first_move:
         checks[False] = CrossChecks(cells, position.lexicon, False)
     counts, blanks = _rack_counts(position.rack)
-    return checks, counts, blanks, _slots(position, checks, _Rack(position.rack, counts, blanks))
+    rack = _Rack(position.rack, counts, blanks)
+    return checks, rack, counts, blanks, _slots(position, checks, rack)
 
 
 def find_tops(position: Position) -> Tops:
     """Every distinct legal move reaching the best score (§3.3.4); one-tile moves counted once."""
-    checks, counts, blanks, slots = _prepare(position)
+    checks, rack, counts, blanks, slots = _prepare(position)
     slots.sort(key=itemgetter(0), reverse=True)
-    search = _SlotSearch(position, checks, counts, blanks)
+    search = _SlotSearch(position, checks, rack, counts, blanks)
     cells = position.board.cells
     for raw in slots:
         if raw[0] < search.best:
@@ -361,14 +363,14 @@ def find_tops(position: Position) -> Tops:
 class _SlotSearch:
     """The DAWG walk inside one slot, sharing the best score found so far across slots."""
 
-    def __init__(self, position: Position, checks, counts, blanks):
+    def __init__(self, position: Position, checks, rack: _Rack, counts, blanks):
         self.cells = position.board.cells
         self.dawg = position.lexicon.dawg
         self.checks = checks
         self.counts = counts
         self.original = list(counts)
         self.blanks = blanks
-        self.values = sorted((VALUES[c] for c in position.rack), reverse=True)
+        self.values = rack.values
         self.best = -1
         self.plays: list[Play] = []
         self.keys: set = set()
@@ -571,7 +573,7 @@ def all_plays(position: Position) -> list[Play]:
     scorer against each other on every move of a position.
     """
     cells = position.board.cells
-    checks, counts, blanks, slots = _prepare(position)
+    checks, _rack, counts, blanks, slots = _prepare(position)
     found: dict[frozenset, Play] = {}
     for raw in slots:
         slot = _expand(cells, checks[raw[1]], raw)

@@ -13,12 +13,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine import alphabet
-from engine.board import CELLS, LETTER_MULT, SIZE, WORD_MULT
+from engine.board import CELLS, SIZE
 from engine.notation import NotationError, parse_slip
 from tournaments.models import Game, Player, Round, Submission
+from tournaments.selectors import COUNTED, premium_class
 
-#: Rounds whose scores count in the running total (a cancelled round's scores are void, §3.1.6).
-COUNTED = (Round.Status.CLOSED, Round.Status.PLACED)
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
 WARNING_SECONDS = 30
 
@@ -96,12 +95,6 @@ def signature_of(rnd: Round | None) -> str:
 # -- the board -------------------------------------------------------------------------------------
 
 
-def _premium(sq: int) -> str:
-    if sq == SIZE * 7 + 7:
-        return "star"
-    return {3: "tw", 2: "dw"}.get(WORD_MULT[sq]) or {3: "tl", 2: "dl"}.get(LETTER_MULT[sq], "")
-
-
 @dataclass
 class Cell:
     sq: int
@@ -155,7 +148,7 @@ def board_cells(cells: list[int], preview: Preview | None = None, last: list | N
     last_squares = {sq for sq, _ in (last or [])}
     out = []
     for sq in range(CELLS):
-        cell = Cell(sq, _premium(sq), last=sq in last_squares)
+        cell = Cell(sq, premium_class(sq), last=sq in last_squares)
         tile = cells[sq] if sq < len(cells) else 0
         if tile:
             cell.letter, cell.blank = alphabet.char(tile).upper(), alphabet.is_blank(tile)

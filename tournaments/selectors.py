@@ -164,10 +164,15 @@ def board_rows(cells: list[int], last: dict | None = None) -> list[list[Cell]]:
     return rows
 
 
+def premium_class(sq: int) -> str:
+    """The square's premium as a CSS class: ``star``, ``tw``, ``dw``, ``tl``, ``dl`` or ``""``."""
+    if sq == CENTER:
+        return "star"
+    return _PREMIUM.get((WORD_MULT[sq], LETTER_MULT[sq]), "")
+
+
 def _cell(sq: int, tile: int, last: bool) -> Cell:
-    premium = "" if tile else _PREMIUM.get((WORD_MULT[sq], LETTER_MULT[sq]), "")
-    if sq == CENTER and not tile:
-        premium = "star"
+    premium = "" if tile else premium_class(sq)
     name = square_name(sq)
     if not tile:
         return Cell(name, premium, "", 0, False, False)
@@ -330,12 +335,16 @@ def round_announcement(rnd: Round) -> list[str]:
     return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat)
 
 
+def interface_language() -> str:
+    """The engine message language matching the active interface language (French unless English)."""
+    return "en" if (get_language() or "fr").startswith("en") else "fr"
+
+
 def end_text(game: Game) -> str:
     """Why the game ended, in the interface's language."""
     if not game.end_reason:
         return ""
-    lang = "en" if (get_language() or "fr").startswith("en") else "fr"
-    return EndReason(game.end_reason).message.text(lang)
+    return EndReason(game.end_reason).message.text(interface_language())
 
 
 # -- the arbiter's game screen -------------------------------------------------------------------

@@ -26,6 +26,7 @@ from engine.movegen import Position, find_tops
 from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, rack_text
 from engine.play import Play
 from engine.scoring import apply
+from tournaments import selectors
 from tournaments.lexicons import engine_lexicon, engine_lexicon_from_path
 from tournaments.models import (
     Game,
@@ -159,12 +160,8 @@ def game_start(
     )
 
 
-def _current_round(game: Game) -> Round | None:
-    return game.rounds.exclude(status=Round.Status.CANCELLED).order_by("-number", "-attempt").first()
-
-
-def _reliquat(game: Game) -> tuple[int, ...]:
-    last = _current_round(game)
+def _reliquat(last: Round | None) -> tuple[int, ...]:
+    """The tiles the last round's top left on the rack (§3.1.2)."""
     if last is None:
         return ()
     used = play_from_json(last.placed).rack_used if last.placed else ()
@@ -187,14 +184,14 @@ def round_draw(*, game_id: int, expected_number: int, typed: str | None = None) 
             outcome = _draw_locked(game, expected_number, typed)
     except IntegrityError:
         # Another request drew this round between our read and our write.
-        outcome = DrawOutcome(_current_round(Game.objects.get(pk=game_id)))
+        outcome = DrawOutcome(selectors.current_round(game_id))
     if outcome.round and outcome.round.top_state == Round.TopState.PENDING:
         _queue_top(outcome.round.pk)
     return outcome
 
 
 def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOutcome:
-    last = _current_round(game)
+    last = selectors.current_round(game.pk)
     number = (last.number + 1) if last else 1
     if game.status == Game.Status.ENDED:
         return DrawOutcome(None, game.end_reason)
@@ -203,12 +200,11 @@ def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOut
     if number != expected_number:
         return DrawOutcome(last)  # already drawn by another tab
     attempt = 1 + game.rounds.filter(number=number).count()
-    return _draw_new(game, number, attempt, typed)
+    return _draw_new(game, number, attempt, typed, _reliquat(last))
 
 
-def _draw_new(game: Game, number: int, attempt: int, typed: str | None) -> DrawOutcome:
+def _draw_new(game: Game, number: int, attempt: int, typed: str | None, reliquat) -> DrawOutcome:
     bag = engine_draw.Bag(game.bag)
-    reliquat = _reliquat(game)
     if game.source == Game.Source.PREPARED:
         result = _draw_prepared(game, number, reliquat, bag)
     elif typed is not None:
@@ -240,10 +236,7 @@ def _draw_typed(text: str, reliquat, bag: engine_draw.Bag, number: int) -> engin
         rack = parse_rack(text)
     except NotationError as error:
         raise ServiceError.because("rack_typed_invalid", error.message) from None
-    new = list(rack.tiles)
-    for tile in reliquat:
-        if tile in new:
-            new.remove(tile)
+    new = _without(rack.tiles, reliquat)
     problems = engine_draw.check_typed_rack(reliquat, tuple(new), bag, number)
     if problems:
         raise ServiceError.because("rack_typed_invalid", problems[0])
@@ -259,11 +252,18 @@ def _draw_prepared(game: Game, number: int, reliquat, bag: engine_draw.Bag) -> e
     if rack.rejected:
         bag.put_back(reliquat)
         reliquat = ()
-    new = list(rack.tiles)
-    for tile in reliquat:
-        new.remove(tile)
+    new = _without(rack.tiles, reliquat)
     bag.take(new)
     return engine_draw.Draw(reliquat=tuple(reliquat), new=tuple(new), rejected=rack.rejected)
+
+
+def _without(tiles, kept) -> list[int]:
+    """A written rack's new tiles: its tiles less the reliquat, in the order written."""
+    new = list(tiles)
+    for tile in kept:
+        if tile in new:
+            new.remove(tile)
+    return new
 
 
 def _has_move(game: Game, number: int):

@@ -1,4 +1,4 @@
-"""Reading the reference games into positions (shared by engine tests and benchmarks)."""
+"""Reading the reference games into positions (shared by engine tests)."""
 
 from __future__ import annotations
 
@@ -6,28 +6,19 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.alphabet import BLANK_FLAG
-from engine.board import SIZE, Board
+from engine import record
 from engine.movegen import Position
-from engine.notation import parse_ref, rack_tiles
-
-
-def place_recorded(board: Board, ref: str, word: str) -> None:
-    """Put a recorded top on the board: lower case marks a blank (§1.3)."""
-    r = parse_ref(ref)
-    step = 1 if r.horizontal else SIZE
-    for i, ch in enumerate(word):
-        sq = r.square + i * step
-        if not board.cells[sq]:
-            board.cells[sq] = (ord(ch.upper()) - 64) | (BLANK_FLAG if ch.islower() else 0)
+from engine.scoring import apply
 
 
 def reference_positions(folder: Path, lexicon) -> Iterator[tuple[str, int, Position, dict]]:
-    """``(file name, round number, position, recorded round)`` for every round of every game."""
+    """``(file name, round number, position, recorded round)`` for every round of every game; the
+    board of each round holds the earlier tops, replayed and checked by ``engine.record``."""
     for path in sorted(folder.glob("*.json")):
-        game = json.loads(path.read_text(encoding="utf-8"))
-        board = Board()
-        for number, recorded in enumerate(game["rounds"], 1):
-            rack = rack_tiles(recorded["rack"])
-            yield path.name, number, Position(board.copy(), rack, lexicon, first_move=number == 1), recorded
-            place_recorded(board, recorded["ref"], recorded["word"])
+        data = json.loads(path.read_text(encoding="utf-8"))
+        game = record.check(record.parse(data), lexicon)
+        board = game.board_after(0)
+        for number, (recorded, play) in enumerate(zip(data["rounds"], game.plays), 1):
+            tiles = game.record.rounds[number - 1].rack.tiles
+            yield path.name, number, Position(board.copy(), tiles, lexicon, first_move=number == 1), recorded
+            apply(board, play)

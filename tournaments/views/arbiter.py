@@ -8,8 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
@@ -23,19 +23,16 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.lexicons import lexicon_default_row
-from tournaments.management.commands.serve import lan_addresses
 from tournaments.models import Game, Round, Tournament
+from tournaments.network import lan_addresses
+from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
 
 LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
-
-
 def _text(error: ServiceError) -> str:
-    return error.message.text(_lang())
+    return error.message.text(interface_language())
 
 
 def _form_errors(form) -> str:

@@ -13,19 +13,15 @@ import uuid
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import player_reads, services
 from tournaments.models import Grading
+from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
 
 SESSION_KEY = "player_token"
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
-
-
-def _lang() -> str:
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 def _unknown(request):
@@ -49,7 +45,7 @@ def _context(player, **extra) -> dict:
         "player": player,
         "fisf": player.tournament.grading == Grading.FISF,
         "request_id": uuid.uuid4().hex,
-        "lang": _lang(),
+        "lang": interface_language(),
         **extra,
     }
 
@@ -134,7 +130,7 @@ def player_submit(request, token: str):
             player=player, round_id=round_id, text=text, request_id=_request_id(request.POST, text)
         )
     except ServiceError as refusal:
-        error = refusal.message.text(_lang())
+        error = refusal.message.text(interface_language())
     context = _context(player, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
         return render(request, "tournaments/player_page.html", context)

@@ -8,7 +8,6 @@ static files, prints the addresses phones on the same network can open, and serv
 from __future__ import annotations
 
 import secrets
-import socket
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -17,25 +16,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
 from tournaments.lexicons import lexicon_default_row
-
-
-def lan_addresses() -> list[str]:
-    """This machine's addresses as seen from the local network (no packet is sent)."""
-    found = set()
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
-        found.add(probe.getsockname()[0])
-    except OSError:
-        pass
-    finally:
-        probe.close()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(info[4][0])
-    except OSError:
-        pass
-    return sorted(a for a in found if not a.startswith("127.")) or ["127.0.0.1"]
+from tournaments.network import lan_addresses
 
 
 def ensure_arbiter(username: str = "arbitre") -> str | None:
