@@ -4,5 +4,6 @@ Modules: ``alphabet`` (letters as ints), ``board`` (tiles and premiums),
 ``notation`` (text in and out), ``lexicon`` (word graph), ``scoring`` (one
 move placed and scored), ``movegen`` (the top search), ``draw`` (bag and
 racks), ``choice`` (which tied top goes on the board), ``record`` (game
-records), ``grading`` (players' slips).
+records), ``grading`` (players' slips), ``ranking`` (results of games and
+tournaments).
 """
