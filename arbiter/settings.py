@@ -126,6 +126,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Without a broker, a printout is built in a thread of the web process so its page shows the progress;
+# off, it is built inside the request that asks for it (the tests' default).
+PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)
 
 LOGGING = {
     "version": 1,

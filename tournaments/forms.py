@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import LexiconList, Player, Tournament
 
 MAX_UPLOAD = 20 * 1024 * 1024
+BLITZ_WARNING_THRESHOLD = 5
 
 
 def _read(upload, limit: int = MAX_UPLOAD) -> bytes:
@@ -28,6 +29,12 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=_("Un mot par ligne, texte brut ; remplace le choix ci-dessus."),
     )
+    warning_threshold = forms.IntegerField(
+        label=_("avertissements tolérés"),
+        min_value=0,
+        initial=3,
+        help_text=_("3 par défaut ; 5 en blitz si vous laissez 3."),
+    )
 
     class Meta:
         model = Tournament
@@ -42,6 +49,10 @@ class TournamentForm(forms.ModelForm):
             "solo_value",
             "solo_min_players",
             "grace_seconds",
+            "percent_base",
+            "tie_break",
+            "aggregate",
+            "sheet_language",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
@@ -58,6 +69,10 @@ class TournamentForm(forms.ModelForm):
         cleaned = super().clean()
         if not cleaned.get("lexicon") and not cleaned.get("lexicon_file"):
             self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
+        blitz = cleaned.get("round_seconds") == Tournament.RoundTime.BLITZ
+        if blitz and "warning_threshold" not in self.changed_data:
+            # §3.4: five warnings are free in blitz, unless the arbiter set another threshold.
+            cleaned["warning_threshold"] = BLITZ_WARNING_THRESHOLD
         return cleaned
 
     def tournament_fields(self) -> dict:
@@ -118,3 +133,32 @@ class SlipForm(forms.Form):
 
     table_number = forms.IntegerField(label=_("table"), min_value=1)
     text = forms.CharField(label=_("bulletin"), max_length=200)
+
+
+class _MultipleFiles(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class _MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented recipe): each is checked, a list comes back."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", _MultipleFiles())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, list | tuple) else [data]
+        return [super(_MultipleFileField, self).clean(one, initial) for one in files]
+
+
+class MergeForm(forms.Form):
+    """The results files exported by each club that played the same prepared game (§5)."""
+
+    files = _MultipleFileField(
+        label=_("fichiers de résultats des clubs"),
+        widget=_MultipleFiles(attrs={"accept": ".json,application/json"}),
+        help_text=_("Le fichier « résultats pour fusion » de chaque club, au moins deux."),
+    )
+
+    def clean_files(self):
+        return [(upload.name, _read(upload)) for upload in self.cleaned_data["files"]]

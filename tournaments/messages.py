@@ -54,5 +54,9 @@ register(
             "fr": "Ce coup ne peut plus être annulé.",
             "en": "This round can no longer be cancelled.",
         },
+        "printout_needs_game": {
+            "fr": "Cette impression porte sur une partie : choisissez-la.",
+            "en": "This printout is about one game: choose it.",
+        },
     }
 )

@@ -36,6 +36,28 @@ class Grading(models.TextChoices):
     COMPUTED = "computed", _("Calculé : mot et référence, score calculé")
 
 
+class PercentBase(models.TextChoices):
+    """engine.ranking.Base: which total the percentage, the négatif and the rank use (§4)."""
+
+    TOTAL = "total", _("total avec solos et pénalités")
+    PAID = "paid", _("scores seuls")
+
+
+class TieBreak(models.TextChoices):
+    """engine.ranking.TieBreak (§4)."""
+
+    NONE = "none", _("aucun : ex æquo")
+    LAST = "last", _("dernière partie, puis coups à rebours")
+    TOPS = "tops", _("nombre de tops, puis meilleur coup")
+
+
+class Aggregate(models.TextChoices):
+    """engine.ranking.Aggregate (§4)."""
+
+    CUMULATED = "cumulated", _("total cumulé")
+    AVERAGE = "average", _("moyenne des pourcentages")
+
+
 class Tournament(models.Model):
     class RoundTime(models.IntegerChoices):
         STANDARD = 180, _("3 min")
@@ -56,6 +78,21 @@ class Tournament(models.Model):
     solo_value = models.PositiveSmallIntegerField(_("valeur d'un solo"), default=10)
     solo_min_players = models.PositiveSmallIntegerField(_("joueurs minimum pour les solos"), default=16)
     grace_seconds = models.PositiveSmallIntegerField(_("délai de grâce (s)"), default=2)
+    percent_base = models.CharField(
+        _("base du pourcentage"), max_length=10, choices=PercentBase.choices, default=PercentBase.TOTAL
+    )
+    tie_break = models.CharField(
+        _("départage"), max_length=10, choices=TieBreak.choices, default=TieBreak.NONE
+    )
+    aggregate = models.CharField(
+        _("classement sur plusieurs parties"),
+        max_length=10,
+        choices=Aggregate.choices,
+        default=Aggregate.CUMULATED,
+    )
+    sheet_language = models.CharField(
+        _("langue des feuilles"), max_length=2, choices=[("fr", "Français"), ("en", "English")], default="fr"
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -169,6 +206,10 @@ class Round(models.Model):
         return gettext("%(game)s — coup %(number)s") % {"game": self.game, "number": self.number}
 
 
+#: Rounds whose scores count in the rankings (a closed round counts before its top is placed).
+COUNTED = (Round.Status.CLOSED, Round.Status.PLACED)
+
+
 class Submission(models.Model):
     """Whatever a player handed in for a round (perhaps invalid), and how it was graded."""
 
@@ -213,3 +254,52 @@ class SubmissionChange(models.Model):
 
     class Meta:
         ordering = ["-changed_at", "-id"]
+
+
+class Printout(models.Model):
+    """A PDF the arbiter asked for, built by a task that reports its progress (pretix's habit)."""
+
+    class Kind(models.TextChoices):
+        BUNDLE = "bundle", _("tout : classement, feuille de partie, fiches")
+        RANKING = "ranking", _("classement")
+        GAME = "game", _("feuille de partie")
+        CARDS = "cards", _("fiches des joueurs")
+        TOURNAMENT = "tournament", _("classement général")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("en attente")
+        RUNNING = "running", _("en cours")
+        DONE = "done", _("prêt")
+        FAILED = "failed", _("échec")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="printouts")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="printouts")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    filename = models.CharField(max_length=200, blank=True)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+class MergedResults(models.Model):
+    """The results files of one prepared game played in several clubs (§5), kept as uploaded: the
+    merged ranking is computed from them whenever it is shown or exported."""
+
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: [{"name": file name, "data": the file's JSON text}], in upload order.
+    files = models.JSONField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

@@ -8,15 +8,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Q, Sum
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
 from engine.notation import NotationError, parse_slip
+from tournaments import result_reads
 from tournaments.models import Game, Player, Round, Submission
-from tournaments.selectors import COUNTED, premium_class
+from tournaments.selectors import premium_class
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
 WARNING_SECONDS = 30
@@ -213,20 +212,11 @@ class Standing:
 
 
 def player_standing(player: Player) -> Standing:
-    """The player's running total of paid scores over the rounds graded so far, the tops' sum and
-    the rank (equal totals share a rank, §4)."""
-    counted = Q(submissions__round__status__in=COUNTED)
-    totals = list(
-        Player.objects.filter(tournament_id=player.tournament_id)
-        .annotate(total=Coalesce(Sum("submissions__paid", filter=counted), 0))
-        .values_list("pk", "total")
-    )
-    mine = next(total for pk, total in totals if pk == player.pk)
-    tops = Round.objects.filter(game__tournament_id=player.tournament_id, status__in=COUNTED).aggregate(
-        s=Coalesce(Sum("top_score"), 0)
-    )["s"]
-    rank = 1 + sum(1 for _, total in totals if total > mine)
-    return Standing(mine, tops, rank, len(totals))
+    """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
+    tops' sum and the rank (shared by equal totals unless the tournament breaks ties)."""
+    ranking = result_reads.tournament_ranking(player.tournament)
+    line = next(line for line in ranking.lines if line.entrant.key == player.pk)
+    return Standing(line.total, ranking.top, line.rank, len(ranking.lines))
 
 
 # -- the whole screen ------------------------------------------------------------------------------

@@ -17,10 +17,9 @@ from engine import alphabet
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT, square_name
 from engine.draw import EndReason
 from engine.notation import NotationError, parse_rack
-from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
-
-#: Rounds whose scores count in the ranking (a closed round counts before its top is placed).
-COUNTED = (Round.Status.CLOSED, Round.Status.PLACED)
+from tournaments import result_reads
+from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
+from tournaments.result_reads import Ranking, RankRow
 
 
 def tournament_list():
@@ -219,47 +218,6 @@ def round_changes(rnd: Round):
     )
 
 
-# -- ranking -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RankRow:
-    rank: int
-    player: Player
-    total: int
-    negative: int
-    percent: float
-
-
-@dataclass(frozen=True)
-class Ranking:
-    #: The sum of the tops of the rounds counted (closed or placed).
-    top: int
-    rows: list[RankRow]
-
-
-def ranking(game: Game) -> Ranking:
-    """The ranking so far: each player's total of paid scores over the rounds closed or placed, the
-    négatif (total − top) and the percentage of the top; equal totals share a rank."""
-    rounds = game.rounds.filter(status__in=COUNTED)
-    top = rounds.aggregate(total=Sum("top_score"))["total"] or 0
-    paid = dict(
-        Submission.objects.filter(round__in=rounds)
-        .values("player_id")
-        .annotate(total=Sum("paid"))
-        .values_list("player_id", "total")
-    )
-    players = Player.objects.filter(tournament_id=game.tournament_id)
-    totals = sorted(((paid.get(p.pk) or 0, p) for p in players), key=lambda t: (-t[0], t[1].table_number))
-    rows, rank = [], 0
-    for index, (total, player) in enumerate(totals):
-        if index == 0 or total != totals[index - 1][0]:
-            rank = index + 1
-        percent = round(100 * total / top, 1) if top else 0.0
-        rows.append(RankRow(rank, player, total, total - top, percent))
-    return Ranking(top, rows)
-
-
 # -- the rack announced aloud (§3.3.1) -----------------------------------------------------------
 
 #: The country table the arbiter spells tiles with (§3.3.1).
@@ -403,7 +361,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         players=Player.objects.filter(tournament_id=game.tournament_id).count(),
         top_so_far=top_so_far(game),
         next_number=(rnd.number + 1) if rnd else 1,
-        ranking=ranking(game),
+        ranking=result_reads.game_rows(result_reads.game_ranking(game)),
         board=board_rows(game.board, last_placed(game)),
         rack=rack_tiles(rnd) if rnd else [],
         slips=round_slips(rnd) if graded else [],
@@ -452,6 +410,6 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         board=board_rows(game.board, last_placed(game)),
         rack=rack_tiles(rnd) if rnd else [],
-        ranking=[] if running else ranking(game).rows[:10],
+        ranking=[] if running else result_reads.game_rows(result_reads.game_ranking(game)).rows[:10],
         sentences=round_announcement(rnd) if rnd else [],
     )

@@ -18,14 +18,15 @@ from django.utils import timezone
 import tournaments.messages  # noqa: F401 - registers the sentences of ServiceError
 from engine import draw as engine_draw
 from engine import record as engine_record
+from engine.alphabet import BLANK_FLAG
 from engine.board import Board
 from engine.choice import ranked
 from engine.grading import Grade, Mode, grade_text
 from engine.messages import LANGUAGES, Message
 from engine.movegen import Position, find_tops
-from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, rack_text
+from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, parse_word, rack_text
 from engine.play import Play
-from engine.scoring import apply
+from engine.scoring import Illegal, apply, evaluate
 from tournaments import selectors
 from tournaments.lexicons import engine_lexicon, engine_lexicon_from_path
 from tournaments.models import (
@@ -296,11 +297,30 @@ def round_compute_top(*, round_id: int) -> Round:
     position = _position(game, rnd)
     tops = find_tops(position)
     order = ranked(tops.plays, tuple(rnd.tiles), tuple(game.bag))
+    if game.source == Game.Source.PREPARED:
+        order = _prepared_first(game, position, rnd.number, order)
     Round.objects.filter(pk=rnd.pk).update(
         tops=[play_json(p) for p in order], top_score=tops.score, top_state=Round.TopState.READY
     )
     rnd.refresh_from_db()
     return rnd
+
+
+def _prepared_first(game: Game, position: Position, number: int, order: list[Play]) -> list[Play]:
+    """§5: a prepared game puts the same top on every centre's board, read as the record writes it
+    (a one-tile move has two readings); if the record's move is not a top here, the order stands."""
+    written = game.prepared["rounds"][number - 1]
+    typed = parse_word(written["word"])
+    tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
+    play = evaluate(position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack)
+    same = [
+        i
+        for i, top in enumerate(order)
+        if not isinstance(play, Illegal) and set(top.tiles) == set(play.tiles)
+    ]
+    if not same:
+        return order
+    return [play, *order[: same[0]], *order[same[0] + 1 :]]
 
 
 def _position(game: Game, rnd: Round) -> Position:

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from tournaments import services
+from tournaments import result_services, services
 
 
 @shared_task(acks_late=True)
@@ -13,3 +13,8 @@ def round_compute_top_task(round_id: int) -> None:
 @shared_task(acks_late=True)
 def round_close_task(round_id: int) -> None:
     services.round_close_if_due(round_id=round_id)
+
+
+@shared_task(acks_late=True)
+def printout_build_task(printout_id: int) -> None:
+    result_services.printout_build(printout_id=printout_id)

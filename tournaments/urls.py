@@ -1,7 +1,7 @@
 from django.urls import path
 
 from tournaments.player_urls import urlpatterns as player_urls
-from tournaments.views import arbiter
+from tournaments.views import arbiter, results
 
 app_name = "tournaments"
 urlpatterns = [
@@ -24,6 +24,17 @@ urlpatterns = [
     # The projector (login required: it is opened on the arbiter's laptop).
     path("projecteur/<int:pk>/", arbiter.projector, name="projector"),
     path("projecteur/<int:pk>/etat/", arbiter.projector_poll, name="projector_poll"),
+    # Results: live rankings, printouts, exports, merges.
+    path("parties/<int:pk>/resultats/", results.game_results, name="game_results"),
+    path("parties/<int:pk>/export/<str:what>/", results.game_export, name="game_export"),
+    path("tournois/<int:pk>/classement/", results.tournament_results, name="tournament_results"),
+    path("tournois/<int:pk>/export/<str:what>/", results.tournament_export, name="tournament_export"),
+    path("tournois/<int:pk>/impressions/", results.printout_request, name="printout_request"),
+    path("impressions/<int:pk>/", results.printout_detail, name="printout_detail"),
+    path("impressions/<int:pk>/pdf/", results.printout_pdf, name="printout_pdf"),
+    path("fusions/nouvelle/", results.merge_create, name="merge_create"),
+    path("fusions/<int:pk>/", results.merge_detail, name="merge_detail"),
+    path("fusions/<int:pk>/export/<str:what>/", results.merge_export, name="merge_export"),
     # -- The player's phone: routes from tournaments.views.player (merged by the lead). --
 ]
 urlpatterns += player_urls

@@ -89,9 +89,9 @@ GRADED = {
 }
 #: round -> the sum of the tops, and each player's (rank, total, négatif, percentage as shown).
 RANKING = {
-    1: (30, [(1, ALICE, 30, 0, "100,0"), (1, BRUNO, 30, 0, "100,0"), (3, CHLOE, 0, -30, "0,0")]),
-    2: (50, [(1, ALICE, 50, 0, "100,0"), (2, BRUNO, 30, -20, "60,0"), (3, CHLOE, 19, -31, "38,0")]),
-    3: (65, [(1, ALICE, 63, -2, "96,9"), (2, BRUNO, 45, -20, "69,2"), (3, CHLOE, 34, -31, "52,3")]),
+    1: (30, [(1, ALICE, 30, 0, "100,00"), (1, BRUNO, 30, 0, "100,00"), (3, CHLOE, 0, -30, "0,00")]),
+    2: (50, [(1, ALICE, 50, 0, "100,00"), (2, BRUNO, 30, -20, "60,00"), (3, CHLOE, 19, -31, "38,00")]),
+    3: (65, [(1, ALICE, 63, -2, "96,92"), (2, BRUNO, 45, -20, "69,23"), (3, CHLOE, 34, -31, "52,31")]),
 }
 
 
@@ -298,7 +298,9 @@ def _check_ranking(page: Page, number: int) -> None:
     for index, (rank, name, total, negative, percent) in enumerate(expected):
         cells = rows.nth(index).locator("td")
         table = PLAYERS.index(name) + 1
-        expect(cells).to_have_text([str(rank), f"{name} ({table})", str(total), str(negative), percent])
+        shown = [str(rank), f"{name} ({table})", str(total), str(negative), percent]
+        for column, text in enumerate(shown):
+            expect(cells.nth(column)).to_have_text(text)
 
 
 # -- the players' phones -------------------------------------------------------------------------

@@ -35,3 +35,9 @@ def players(tournament):
 @pytest.fixture
 def game(tournament):
     return services.game_start(tournament=tournament, seed=42)
+
+
+@pytest.fixture(autouse=True)
+def _printouts_in_request(settings):
+    """Printouts are built inside the request that asks for them, so a test sees the PDF at once."""
+    settings.PRINTOUTS_IN_THREAD = False

@@ -15,7 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import selectors, services
+from tournaments import result_reads, selectors, services
 from tournaments.lexicons import lexicon_default_row
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
@@ -105,9 +105,23 @@ def _tournament_data(**extra) -> dict:
         "solo_value": 10,
         "solo_min_players": 16,
         "grace_seconds": 3,
+        "percent_base": "total",
+        "tie_break": "last",
+        "aggregate": "average",
+        "sheet_language": "en",
     }
     data.update(extra)
     return data
+
+
+def test_a_blitz_tournament_tolerates_five_warnings_unless_the_arbiter_says_otherwise(arbiter_client):
+    """§3.4: the penalty threshold is 5 in blitz; a threshold the arbiter typed stands."""
+    url = reverse("tournaments:tournament_create")
+    arbiter_client.post(url, _tournament_data(name="Blitz", round_seconds=60, warning_threshold=3))
+    arbiter_client.post(url, _tournament_data(name="Blitz strict", round_seconds=60, warning_threshold=2))
+    arbiter_client.post(url, _tournament_data(name="Normal", round_seconds=180, warning_threshold=3))
+    thresholds = dict(Tournament.objects.values_list("name", "warning_threshold"))
+    assert thresholds == {"Blitz": 5, "Blitz strict": 2, "Normal": 3}
 
 
 def test_a_tournament_is_created_through_the_form(arbiter_client, arbiter):
@@ -116,6 +130,11 @@ def test_a_tournament_is_created_through_the_form(arbiter_client, arbiter):
     tournament = Tournament.objects.get(name="Open de printemps")
     assert response["Location"] == reverse("tournaments:tournament_detail", args=[tournament.pk])
     assert (tournament.round_seconds, tournament.grading, tournament.grace_seconds) == (120, "computed", 3)
+    assert (tournament.tie_break, tournament.aggregate, tournament.sheet_language) == (
+        "last",
+        "average",
+        "en",
+    )
     assert tournament.lexicon == lexicon_default_row() and tournament.created_by == arbiter
     assert "Open de printemps" in arbiter_client.get(reverse("tournaments:home")).content.decode()
 
@@ -350,13 +369,13 @@ def test_the_ranking_counts_closed_rounds_with_the_negative_and_percentage(game,
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     services.round_close(round_id=rnd.pk)
     rnd.refresh_from_db()
-    ranking = selectors.ranking(game)
+    ranking = result_reads.game_rows(result_reads.game_ranking(game))
     assert ranking.top == rnd.top_score
     first, second, third = ranking.rows
-    assert (first.player, first.total, first.negative, first.percent) == (players[0], rnd.top_score, 0, 100.0)
-    assert (second.rank, third.rank, second.negative) == (2, 2, -rnd.top_score)
+    assert (first.key, first.total, first.negatif, first.percent) == (players[0].pk, rnd.top_score, 0, 100.0)
+    assert (second.rank, third.rank, second.negatif) == (2, 2, -rnd.top_score)
     late = services.player_register(tournament=game.tournament, name="Denis")
-    assert [r.player for r in selectors.ranking(game).rows][-1] == late
+    assert [r.key for r in result_reads.game_rows(result_reads.game_ranking(game)).rows][-1] == late.pk
 
 
 # -- the projector -------------------------------------------------------------------------------

@@ -1,0 +1,279 @@
+"""The sheets' fixed labels in French and English, and text made safe for the standard PDF fonts.
+
+The sheets use Helvetica, whose WinAnsi encoding (Windows-1252) covers French (é è ê à ç œ Œ « »).
+Anything else in a player's name is transliterated when it has a Latin base letter ("ő" → "o"),
+dropped when it is a symbol (an emoji) and printed as "?" otherwise, so a name never breaks a sheet.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+import unicodedata
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+LABELS: dict[str, dict[str, str]] = {
+    "fr": {
+        "ranking": "Classement",
+        "game_sheet": "Feuille de partie",
+        "score_card": "Fiche du joueur",
+        "date": "Date",
+        "place": "Lieu",
+        "lexicon": "Lexique",
+        "grading": "Arbitrage",
+        "grace": "Délai de grâce",
+        "round_time": "Temps par coup",
+        "base": "Base des %",
+        "tie_break": "Départage",
+        "printed": "Imprimé le",
+        "top": "Top",
+        "players": "Joueurs",
+        "rounds": "Coups",
+        "page": "page {n} / {total}",
+        "at": "à",
+        "col_rank": "Rg",
+        "col_series_rank": "Rg\nsérie",
+        "col_category_rank": "Rg\ncat.",
+        "col_table": "Table",
+        "col_name": "Nom",
+        "col_club": "Club",
+        "col_series": "Série",
+        "col_category": "Catégorie",
+        "col_total": "Total",
+        "col_paid": "Scores",
+        "col_negatif": "Négatif",
+        "col_percent": "%",
+        "col_percent_total": "%\ntotal",
+        "col_percent_paid": "%\nscores",
+        "col_solos": "Solos",
+        "col_warnings": "Avert.",
+        "col_penalty": "Pénal.",
+        "solos": "Solos",
+        "solo_item": "coup {round} : {name}",
+        "no_solo": "Aucun solo.",
+        "col_round": "N°",
+        "col_rack": "Tirage",
+        "col_ref": "Réf.",
+        "col_word": "Mot",
+        "col_score": "Points",
+        "col_cumulated": "Cumul",
+        "col_tied": "Tops\nex æquo",
+        "game_total": "Top de la partie",
+        "rack_legend": "Tirage barré : rejeté. Mot : minuscule rouge = joker.",
+        "board": "Grille finale",
+        "tw": "MT",
+        "dw": "MD",
+        "tl": "LT",
+        "dl": "LD",
+        "tw_long": "mot compte triple",
+        "dw_long": "mot compte double",
+        "tl_long": "lettre compte triple",
+        "dl_long": "lettre compte double",
+        "blank_long": "joker (minuscule)",
+        "col_slip": "Bulletin",
+        "col_paid_round": "Payé",
+        "col_sanction": "Sanction",
+        "col_reason": "Motif",
+        "col_top": "Top",
+        "col_top_move": "Coup du top",
+        "col_running": "Cumul",
+        "no_slip": "(pas de bulletin)",
+        "sum_paid": "Scores payés",
+        "sum_solos": "Solos",
+        "sum_solo_points": "Points de solo",
+        "sum_warnings": "Avertissements",
+        "sum_penalty": "Pénalité",
+        "sum_total": "Total",
+        "sum_top": "Top",
+        "sum_percent": "%",
+        "sum_rank": "Rang",
+        "no_card": "Aucune fiche.",
+        "file_ranking": "classement",
+        "file_game": "feuille-de-partie",
+        "file_cards": "fiches",
+        "file_bundle": "resultats",
+    },
+    "en": {
+        "ranking": "Ranking",
+        "game_sheet": "Game sheet",
+        "score_card": "Score card",
+        "date": "Date",
+        "place": "Place",
+        "lexicon": "Lexicon",
+        "grading": "Grading",
+        "grace": "Grace window",
+        "round_time": "Time per round",
+        "base": "Percentage base",
+        "tie_break": "Tie-break",
+        "printed": "Printed",
+        "top": "Top",
+        "players": "Players",
+        "rounds": "Rounds",
+        "page": "page {n} / {total}",
+        "at": "at",
+        "col_rank": "Rank",
+        "col_series_rank": "Series\nrank",
+        "col_category_rank": "Cat.\nrank",
+        "col_table": "Table",
+        "col_name": "Name",
+        "col_club": "Club",
+        "col_series": "Series",
+        "col_category": "Category",
+        "col_total": "Total",
+        "col_paid": "Scores",
+        "col_negatif": "Diff.",
+        "col_percent": "%",
+        "col_percent_total": "%\ntotal",
+        "col_percent_paid": "%\nscores",
+        "col_solos": "Solos",
+        "col_warnings": "Warn.",
+        "col_penalty": "Penalty",
+        "solos": "Solos",
+        "solo_item": "round {round}: {name}",
+        "no_solo": "No solo.",
+        "col_round": "No.",
+        "col_rack": "Rack",
+        "col_ref": "Ref.",
+        "col_word": "Word",
+        "col_score": "Score",
+        "col_cumulated": "Total",
+        "col_tied": "Tied\ntops",
+        "game_total": "Top of the game",
+        "rack_legend": "Struck-through rack: rejected. Word: red lower case = blank.",
+        "board": "Final board",
+        "tw": "TW",
+        "dw": "DW",
+        "tl": "TL",
+        "dl": "DL",
+        "tw_long": "triple word",
+        "dw_long": "double word",
+        "tl_long": "triple letter",
+        "dl_long": "double letter",
+        "blank_long": "blank (lower case)",
+        "col_slip": "Slip",
+        "col_paid_round": "Paid",
+        "col_sanction": "Sanction",
+        "col_reason": "Reason",
+        "col_top": "Top",
+        "col_top_move": "Top move",
+        "col_running": "Total",
+        "no_slip": "(no slip)",
+        "sum_paid": "Paid scores",
+        "sum_solos": "Solos",
+        "sum_solo_points": "Solo points",
+        "sum_warnings": "Warnings",
+        "sum_penalty": "Penalty",
+        "sum_total": "Total",
+        "sum_top": "Top",
+        "sum_percent": "%",
+        "sum_rank": "Rank",
+        "no_card": "No score card.",
+        "file_ranking": "ranking",
+        "file_game": "game-sheet",
+        "file_cards": "score-cards",
+        "file_bundle": "results",
+    },
+}
+
+#: Characters WinAnsi lacks that have an obvious stand-in.
+_SUBSTITUTES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2043": "-", "\u2032": "'", "\u2033": '"'}
+_ELLIPSIS = "…"
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The fixed labels of one language; French for any language the sheets do not have."""
+    return LABELS.get(lang, LABELS["fr"])
+
+
+def label_value(lang: str, label: str) -> str:
+    """The label before a value: "Lieu : " in French (a space before the colon), "Place: " in English."""
+    return f"{label}\u00a0: " if lang == "fr" else f"{label}: "
+
+
+@functools.cache
+def _safe_char(ch: str) -> str:
+    if ch in _SUBSTITUTES:
+        return _SUBSTITUTES[ch]
+    kind = unicodedata.category(ch)
+    if kind in ("Cc", "Zl", "Zp"):
+        return " "
+    if kind in ("Cf", "Mn", "Me"):
+        return ""
+    if _encodable(ch):
+        return ch
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    if base and _encodable(base):
+        return base
+    # An emoji is decoration and is dropped; a letter of another script stays visible as "?".
+    return "" if kind.startswith("S") else "?"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def pdf_text(text: str) -> str:
+    """``text`` with only characters the standard fonts print."""
+    safe = "".join(_safe_char(ch) for ch in unicodedata.normalize("NFC", text))
+    return re.sub(r"  +", " ", safe)
+
+
+def markup(text: str) -> str:
+    """``text`` made safe for the fonts and escaped for a reportlab ``Paragraph``."""
+    return pdf_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clip(text: str, limit: int) -> str:
+    """At most ``limit`` characters, "…" marking a cut: a table row must fit on one page."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + _ELLIPSIS
+
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """``text`` shortened with "…" so that it fits ``width`` points (for one-line cells and footers)."""
+    text = pdf_text(text)
+    if stringWidth(text, font, size) <= width:
+        return text
+    # No Helvetica glyph is narrower than 0.19 of the size: cut first what cannot fit anyway.
+    text = text[: int(width / (size * 0.19)) + 1]
+    while text and stringWidth(text + _ELLIPSIS, font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + _ELLIPSIS
+
+
+def percent(value: float, lang: str) -> str:
+    text = f"{value:.2f}"
+    return text.replace(".", ",") if lang == "fr" else text
+
+
+def signed(value: int) -> str:
+    """A négatif or a bonus: "-35", "0", "+5" (an ASCII hyphen: WinAnsi has no minus sign)."""
+    return f"{value:+d}" if value else "0"
+
+
+def duration(seconds: int) -> str:
+    """Thinking time as announced: "3 min", "2 min 30 s", "45 s"."""
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+
+
+def day(value: datetime.date, lang: str) -> str:
+    return value.strftime("%d/%m/%Y") if lang == "fr" else value.isoformat()
+
+
+def moment(value: datetime.datetime, lang: str) -> str:
+    return f"{day(value.date(), lang)} {labels(lang)['at']} {value:%H:%M}"
+
+
+def slug(text: str) -> str:
+    """ASCII file-name part: "Coupe du Club (été)" → "coupe-du-club-ete"."""
+    spelled = text.replace("Œ", "OE").replace("œ", "oe").replace("Æ", "AE").replace("æ", "ae")
+    ascii_text = unicodedata.normalize("NFKD", spelled).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:60].strip("-")

@@ -1,0 +1,174 @@
+"""Reads behind the results: the database turned into the plain data ``engine.ranking`` ranks, and the
+rankings turned into rows for the screens.  One query for the rounds, one for the slips, whatever the
+number of players."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Max, Sum
+
+from engine import ranking as engine_ranking
+from engine.ranking import Entrant, GameRanking, GameScores, Rules, Score, TournamentRanking
+from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
+
+
+def rules_of(tournament: Tournament) -> Rules:
+    """The tournament's result settings as the ranking module takes them (§3.4, §3.5, §4)."""
+    return Rules(
+        solo_value=tournament.solo_value,
+        solo_min_players=tournament.solo_min_players,
+        warning_threshold=tournament.warning_threshold,
+        warning_penalty=tournament.warning_penalty,
+        base=engine_ranking.Base(tournament.percent_base),
+        tie_break=engine_ranking.TieBreak(tournament.tie_break),
+        aggregate=engine_ranking.Aggregate(tournament.aggregate),
+    )
+
+
+def entrant(player: Player) -> Entrant:
+    return Entrant(
+        key=player.pk,
+        name=player.name,
+        table=player.table_number,
+        club=player.club,
+        series=player.series,
+        category=player.category,
+    )
+
+
+def entrants(tournament_id: int) -> list[Entrant]:
+    return [entrant(p) for p in Player.objects.filter(tournament_id=tournament_id).order_by("table_number")]
+
+
+def counted_rounds(games) -> dict[int, list[Round]]:
+    """Each game's rounds whose scores count (closed or placed), in order; cancelled draws left out."""
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    query = Round.objects.filter(game__in=games, status__in=COUNTED).order_by("game_id", "number", "attempt")
+    for rnd in query.only("id", "game_id", "number", "top_score"):
+        rounds[rnd.game_id].append(rnd)
+    return rounds
+
+
+def scores_of(rounds: list[Round]) -> GameScores:
+    """What each player was paid in each counted round and whether the slip got a warning (§3.4)."""
+    index = {rnd.pk: i for i, rnd in enumerate(rounds)}
+    scores: dict[int, list[Score]] = defaultdict(lambda: [engine_ranking.NO_SCORE] * len(rounds))
+    slips = Submission.objects.filter(round_id__in=index).values_list(
+        "round_id", "player_id", "paid", "sanction"
+    )
+    for round_id, player_id, paid, sanction in slips:
+        scores[player_id][index[round_id]] = Score(paid or 0, sanction == "warning")
+    return GameScores(tops=tuple(rnd.top_score or 0 for rnd in rounds), scores=dict(scores))
+
+
+def game_ranking(game: Game) -> GameRanking:
+    rounds = counted_rounds([game])[game.pk]
+    tournament = game.tournament
+    return engine_ranking.rank_game(entrants(tournament.pk), scores_of(rounds), rules_of(tournament))
+
+
+def tournament_ranking(tournament: Tournament) -> TournamentRanking:
+    """The tournament's games, each ranked, and the cumulated ranking (§4)."""
+    games = list(tournament.games.order_by("number"))
+    rounds = counted_rounds(games)
+    played = [scores_of(rounds[g.pk]) for g in games]
+    return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
+
+
+def results_key(tournament_id: int) -> str:
+    """Changes whenever a ranking of the tournament can change: a round counted, placed or cancelled,
+    a slip corrected, a player added.  Pages poll it and redraw only when it moves."""
+    rounds = Round.objects.filter(game__tournament_id=tournament_id).aggregate(v=Sum("version"), n=Max("id"))
+    corrected = SubmissionChange.objects.filter(submission__player__tournament_id=tournament_id).aggregate(
+        n=Max("id")
+    )["n"]
+    players = Player.objects.filter(tournament_id=tournament_id).aggregate(n=Max("id"))["n"]
+    return f"{rounds['n']}.{rounds['v']}.{corrected}.{players}"
+
+
+# -- rows for the screens --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankRow:
+    rank: int
+    series_rank: int
+    category_rank: int
+    key: int
+    name: str
+    table: int
+    club: str
+    series: str
+    category: str
+    total: int
+    paid: int
+    negatif: int
+    percent: float
+    solos: int
+    warnings: int
+    penalty: int
+    #: Per game (tournament ranking) or per round (game ranking).
+    parts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ranking:
+    top: int
+    rows: list[RankRow]
+    solos: list[tuple[int, str]]
+
+
+def game_rows(ranking: GameRanking) -> Ranking:
+    rows = [
+        RankRow(
+            rank=line.rank,
+            series_rank=line.series_rank,
+            category_rank=line.category_rank,
+            key=line.entrant.key,
+            name=line.entrant.name,
+            table=line.entrant.table,
+            club=line.entrant.club,
+            series=line.entrant.series,
+            category=engine_ranking.category_label(line.entrant.category),
+            total=line.total,
+            paid=line.paid,
+            negatif=ranking.negatif(line),
+            percent=float(ranking.percent(line)),
+            solos=line.solos,
+            warnings=line.warnings,
+            penalty=line.penalty,
+            parts=line.rounds,
+        )
+        for line in ranking.lines
+    ]
+    solos = [(index + 1, who.name) for index, who in ranking.solos]
+    return Ranking(ranking.top, rows, solos)
+
+
+def tournament_rows(ranking: TournamentRanking) -> Ranking:
+    rows = [
+        RankRow(
+            rank=line.rank,
+            series_rank=line.series_rank,
+            category_rank=line.category_rank,
+            key=line.entrant.key,
+            name=line.entrant.name,
+            table=line.entrant.table,
+            club=line.entrant.club,
+            series=line.entrant.series,
+            category=engine_ranking.category_label(line.entrant.category),
+            total=line.total,
+            paid=line.paid,
+            negatif=ranking.negatif(line),
+            percent=float(line.percent),
+            solos=line.solos,
+            warnings=line.warnings,
+            penalty=line.penalty,
+            parts=tuple(g.based(ranking.rules.base) for g in line.games),
+        )
+        for line in ranking.lines
+    ]
+    solos = [(n, name) for game in ranking.games for n, name in game_rows(game).solos]
+    return Ranking(ranking.top, rows, solos)
