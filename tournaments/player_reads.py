@@ -31,8 +31,15 @@ class Phase:
     ENDED = "ended"
 
 
+#: The characters of ``models.new_token``: anything else names no player and never reaches the
+#: database (PostgreSQL refuses a NUL in a query: a 500 for ``/j/%00/``).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def player_by_token(token: str) -> Player | None:
     """The player whose join link carries ``token`` (the secret is the whole sign-in)."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return None
     return Player.objects.select_related("tournament").filter(token=token).first()
 
 
@@ -214,7 +221,7 @@ class Standing:
 def player_standing(player: Player) -> Standing:
     """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
     tops' sum and the rank (shared by equal totals unless the tournament breaks ties)."""
-    ranking = result_reads.tournament_ranking(player.tournament)
+    ranking = result_reads.tournament_ranking_shared(player.tournament)
     line = next(line for line in ranking.lines if line.entrant.key == player.pk)
     return Standing(line.total, ranking.top, line.rank, len(ranking.lines))
 

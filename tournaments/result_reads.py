@@ -4,14 +4,20 @@ number of players."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Max, Sum
 
 from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameRanking, GameScores, Rules, Score, TournamentRanking
 from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
+
+
+#: How long a computed ranking is kept; its key changes with every result anyway.
+RANKING_SECONDS = 600
 
 
 def rules_of(tournament: Tournament) -> Rules:
@@ -75,6 +81,19 @@ def tournament_ranking(tournament: Tournament) -> TournamentRanking:
     rounds = counted_rounds(games)
     played = [scores_of(rounds[g.pk]) for g in games]
     return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
+
+
+def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
+    """The tournament's ranking, computed once per change and shared by every request that shows it:
+    after a round every phone asks for its standing at the same moment."""
+    rules = repr(rules_of(tournament)).encode()
+    digest = hashlib.sha1(rules + results_key(tournament.pk).encode()).hexdigest()
+    key = f"ranking:{tournament.pk}:{digest}"
+    ranking = cache.get(key)
+    if ranking is None:
+        ranking = tournament_ranking(tournament)
+        cache.set(key, ranking, RANKING_SECONDS)
+    return ranking
 
 
 def results_key(tournament_id: int) -> str:

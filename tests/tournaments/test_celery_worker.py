@@ -82,3 +82,26 @@ def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
     rnd.refresh_from_db()
     assert rnd.top_score > 0 and rnd.tops
     assert services.round_start(round_id=rnd.pk).status == Round.Status.RUNNING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_printout_is_built_by_a_real_worker_which_reports_its_progress(worker, tournament, players):
+    from tournaments import result_services
+    from tournaments.models import Printout
+
+    game = services.game_start(tournament=tournament, seed=3)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    assert _wait_for(lambda: Round.objects.get(pk=rnd.pk).top_state == Round.TopState.READY)
+    services.round_start(round_id=rnd.pk)
+    services.round_close(round_id=rnd.pk)
+    printout = result_services.printout_request(tournament=tournament, kind=Printout.Kind.BUNDLE, game=game)
+    assert Printout.objects.get(pk=printout.pk).status == Printout.Status.QUEUED  # not built here
+
+    def built() -> bool:
+        return Printout.objects.get(pk=printout.pk).status == Printout.Status.DONE
+
+    if not _wait_for(built):
+        worker.terminate()
+        pytest.fail("the worker did not build the printout:\n" + worker.stdout.read().decode(errors="replace"))
+    done = Printout.objects.get(pk=printout.pk)
+    assert done.done == done.total == 2 + len(players) and bytes(done.pdf).startswith(b"%PDF")

@@ -316,3 +316,14 @@ def _upload(name: str, data: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile(name, data, content_type="application/json")
+
+
+def test_the_shared_ranking_is_computed_once_until_a_result_changes(tournament, players, arbiter):
+    game = _prepared(tournament)
+    rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    first = result_reads.tournament_ranking_shared(tournament)
+    assert result_reads.tournament_ranking_shared(tournament) == first
+    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    after = result_reads.tournament_ranking_shared(tournament)
+    assert [line.total for line in after.lines][:2] == [rnd.top_score, rnd.top_score]
+    assert [line.rank for line in after.lines][:2] == [1, 1] != [line.rank for line in first.lines][:2]
