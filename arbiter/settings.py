@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from arbiter.env import env_bool, env_list, env_str
 
@@ -16,25 +17,47 @@ VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+SECURE = env_bool("DJANGO_SECURE", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if not SECRET_KEY and SECURE:
+    # A server's processes (and its hosts) must all sign with one key, given to each of them.
+    raise ImproperlyConfigured("DJANGO_SECURE is set: set DJANGO_SECRET_KEY too (a long random value).")
 if not SECRET_KEY:
-    # The embedded default: a key made once per installation and kept beside the database.
+    # The embedded default: a key made once per installation and kept beside the database.  Written
+    # aside then linked, so processes starting together all read the first one's key, whole.
     _key_file = VAR_DIR / "secret_key"
     if not _key_file.exists():
         from django.core.management.utils import get_random_secret_key
 
-        _key_file.write_text(get_random_secret_key(), encoding="utf-8")
+        _draft = VAR_DIR / f"secret_key.{os.getpid()}"
+        _draft.write_text(get_random_secret_key(), encoding="utf-8")
+        try:
+            os.link(_draft, _key_file)
+        except FileExistsError:
+            pass
+        finally:
+            _draft.unlink()
     SECRET_KEY = _key_file.read_text(encoding="utf-8").strip()
 
 # Phones on the club's Wi-Fi reach the laptop by its address: every host by default on the embedded run.
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
-SECURE = env_bool("DJANGO_SECURE", False)
+# Behind HTTPS (a reverse proxy that sets X-Forwarded-Proto): cookies only over HTTPS, plain HTTP
+# redirected, and browsers told for a year (the preload list's minimum) to use nothing but HTTPS for
+# this host and the names under it.  A host whose other names are not all on HTTPS, or that must not
+# go on the preload list, turns the last two off.
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
-SECURE_HSTS_SECONDS = 3600 if SECURE else 0
+SECURE_HSTS_SECONDS = int(env_str("DJANGO_HSTS_SECONDS", "31536000")) if SECURE else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+# Django's defaults, said here because the deployment check relies on them: no MIME sniffing, no
+# framing by other sites, no referrer sent to other sites.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -58,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A database error on a phone's request answers 503 (retry) rather than 500.
+    "tournaments.middleware.PlayerDatabaseErrorMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -118,6 +143,22 @@ STORAGES = {
 MEDIA_ROOT = VAR_DIR / "media"
 
 REDIS_URL = env_str("REDIS_URL")
+# The cache holds the join-link guess counters (tournaments/ratelimit.py): in the memory of the one
+# embedded process by default; in Redis when it is there, so every web process counts together.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "arbiter",
+            # A cache answers in milliseconds: one that does not is down, and is treated so at once.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+#: Unknown join links a client address may ask for in a minute before it is answered 429.
+TOKEN_GUESSES_PER_MINUTE = int(env_str("ARBITER_TOKEN_GUESSES_PER_MINUTE", "30"))
+#: The header a trusted reverse proxy sets to the client's address (e.g. X-Real-IP); empty: REMOTE_ADDR.
+CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 # Without a broker, tasks run in the process that queues them (the laptop default).
@@ -126,6 +167,25 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A broker that does not answer must not hold the arbiter's request: connect within 2 s, retry the
+# publish once, then give up (the screen then offers to compute the top on the laptop).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+# Redis gives a message taken by a worker that died (not acked) to another worker after
+# visibility_timeout.  It must exceed the longest countdown of a task (a round's close: its time and
+# grace, a few minutes), or such a task would be handed out again while it waits.  A lost top does not
+# wait for it: the arbiter's screen queues it again after TOP_REQUEUE_SECONDS.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(env_str("ARBITER_BROKER_VISIBILITY_TIMEOUT", "600")),
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+}
+TOP_REQUEUE_SECONDS = 15
 # Without a broker, a printout is built in a thread of the web process so its page shows the progress;
 # off, it is built inside the request that asks for it (the tests' default).
 PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)

@@ -58,5 +58,25 @@ register(
             "fr": "Cette impression porte sur une partie : choisissez-la.",
             "en": "This printout is about one game: choose it.",
         },
+        "top_broker_down": {
+            "fr": "Le serveur de tâches (Redis) ne répond pas : calculez le top sur ce portable.",
+            "en": "The task server (Redis) does not answer: compute the top on this laptop.",
+        },
+        "top_compute_here": {"fr": "Calculer le top ici", "en": "Compute the top here"},
+        "player_database_busy": {
+            "fr": "Le serveur est occupé un instant : nouvel essai automatique…",
+            "en": "The server is busy for a moment: trying again automatically…",
+        },
+        "player_database_busy_slip": {
+            "fr": "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…",
+            "en": "The server is busy for a moment: slip not received yet, trying again automatically…",
+        },
+        "token_guesses_title": {"fr": "Trop de liens inconnus", "en": "Too many unknown links"},
+        "token_guesses_too_many": {
+            "fr": "Cet appareil a demandé trop de liens qui ne mènent à aucun joueur. "
+            "Réessayez dans {seconds} secondes, avec le code de votre carte.",
+            "en": "This device asked for too many links that lead to no player. "
+            "Try again in {seconds} seconds, with the code on your card.",
+        },
     }
 )

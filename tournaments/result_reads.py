@@ -4,7 +4,9 @@ number of players."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -15,6 +17,7 @@ from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameRanking, GameScores, Rules, Score, TournamentRanking
 from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 
+log = logging.getLogger(__name__)
 
 #: How long a computed ranking is kept; its key changes with every result anyway.
 RANKING_SECONDS = 600
@@ -89,10 +92,15 @@ def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
     rules = repr(rules_of(tournament)).encode()
     digest = hashlib.sha1(rules + results_key(tournament.pk).encode()).hexdigest()
     key = f"ranking:{tournament.pk}:{digest}"
-    ranking = cache.get(key)
+    try:
+        ranking = cache.get(key)
+    except Exception:  # the cache is Redis and Redis is down: the ranking is still right, only slower
+        log.warning("cache unreachable: ranking computed for this request only", exc_info=True)
+        return tournament_ranking(tournament)
     if ranking is None:
         ranking = tournament_ranking(tournament)
-        cache.set(key, ranking, RANKING_SECONDS)
+        with contextlib.suppress(Exception):
+            cache.set(key, ranking, RANKING_SECONDS)
     return ranking
 
 

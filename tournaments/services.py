@@ -6,8 +6,11 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import logging
 import random
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -38,6 +41,8 @@ from tournaments.models import (
     SubmissionChange,
     Tournament,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -285,7 +290,53 @@ def _queue_top(round_id: int) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         round_compute_top_task.delay(round_id)
     else:
-        transaction.on_commit(lambda: round_compute_top_task.delay(round_id))
+        transaction.on_commit(lambda: _send_top(round_id))
+
+
+def _send_top(round_id: int) -> None:
+    """A broker that does not answer fails the top at once: the arbiter's screen says so and offers
+    to compute it on the laptop (``round_compute_top``) instead of waiting for a worker."""
+    from tournaments.tasks import BROKER_DOWN, round_compute_top_task
+
+    try:
+        round_compute_top_task.delay(round_id)
+    except BROKER_DOWN:
+        logger.exception("The top of round %s could not be queued: the broker does not answer.", round_id)
+        Round.objects.filter(pk=round_id, top_state=Round.TopState.PENDING).update(
+            top_state=Round.TopState.FAILED
+        )
+
+
+#: Round id -> when (time.monotonic) this process last queued its top again.
+_requeued: dict[int, float] = {}
+_requeued_lock = threading.Lock()
+
+
+def round_requeue_top(*, round_id: int, now=None) -> bool:
+    """Queue again a top still pending ``TOP_REQUEUE_SECONDS`` after the draw: its worker died in the
+    search (Redis would hand the message out again only after its visibility timeout) or the web
+    process died before queuing it.  At most once per ``TOP_REQUEUE_SECONDS`` in a process; a
+    duplicate costs nothing, ``round_compute_top`` returning at once when the top is ready.  Called by
+    the arbiter's screen on its polls; True when queued."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
+    now = now or timezone.now()
+    wait = settings.TOP_REQUEUE_SECONDS
+    rnd = Round.objects.get(pk=round_id)
+    late = now - rnd.drawn_at >= timedelta(seconds=wait)
+    if rnd.status != Round.Status.DRAWN or rnd.top_state != Round.TopState.PENDING or not late:
+        return False
+    clock = time.monotonic()
+    with _requeued_lock:
+        for key, at in list(_requeued.items()):
+            if clock - at >= wait:
+                del _requeued[key]
+        if round_id in _requeued:
+            return False
+        _requeued[round_id] = clock
+    logger.warning("The top of round %s is still pending: queued again.", round_id)
+    _queue_top(round_id)
+    return True
 
 
 def round_compute_top(*, round_id: int) -> Round:
@@ -324,8 +375,21 @@ def _prepared_first(game: Game, position: Position, number: int, order: list[Pla
 
 
 def _position(game: Game, rnd: Round) -> Position:
+    """The board the round was played on: a slip corrected after its top (or later tops) went on the
+    board is graded on the board the players saw."""
     lexicon = engine_lexicon(game.tournament.lexicon)
-    return Position(Board(game.board), tuple(rnd.tiles), lexicon, first_move=rnd.number == 1)
+    return Position(_board_before(game, rnd), tuple(rnd.tiles), lexicon, first_move=rnd.number == 1)
+
+
+def _board_before(game: Game, rnd: Round) -> Board:
+    cells = list(game.board)
+    later = game.rounds.filter(status=Round.Status.PLACED, number__gte=rnd.number).values_list(
+        "placed", flat=True
+    )
+    for placed in later:
+        for sq, _tile in placed["tiles"]:
+            cells[sq] = 0
+    return Board(cells)
 
 
 def round_start(*, round_id: int) -> Round:
@@ -351,11 +415,19 @@ def round_start(*, round_id: int) -> Round:
 def _queue_close(rnd: Round) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return  # no broker: rounds close when the next request sees the deadline passed
-    from tournaments.tasks import round_close_task
-
     grace = rnd.game.tournament.grace_seconds
     eta = rnd.deadline + timedelta(seconds=grace)
-    transaction.on_commit(lambda: round_close_task.apply_async((rnd.pk,), eta=eta))
+    transaction.on_commit(lambda: _send_close(rnd.pk, eta))
+
+
+def _send_close(round_id: int, eta) -> None:
+    """Without the broker the round still closes on time: any request past the deadline closes it."""
+    from tournaments.tasks import BROKER_DOWN, round_close_task
+
+    try:
+        round_close_task.apply_async((round_id,), eta=eta)
+    except BROKER_DOWN:
+        logger.warning("The close of round %s could not be queued: the next request closes it.", round_id)
 
 
 # -- slips --------------------------------------------------------------------------------------

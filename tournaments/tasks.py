@@ -1,8 +1,13 @@
 """Thin tasks: ids in, one service call (pretix's habit).  Without a broker they run in-process."""
 
 from celery import shared_task
+from kombu.exceptions import OperationalError
 
 from tournaments import result_services, services
+
+#: What queuing a task raises when the broker cannot be reached: kombu's wrapping of the connection
+#: error, or the socket's own error when it escapes before kombu wraps it.
+BROKER_DOWN = (OperationalError, OSError)
 
 
 @shared_task(acks_late=True)

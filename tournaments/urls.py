@@ -17,6 +17,7 @@ urlpatterns = [
     path("parties/<int:pk>/etat/", arbiter.game_poll, name="game_poll"),
     path("parties/<int:pk>/tirage/", arbiter.game_draw, name="game_draw"),
     path("coups/<int:pk>/chrono/", arbiter.round_start, name="round_start"),
+    path("coups/<int:pk>/top/", arbiter.round_compute_top, name="round_compute_top"),
     path("coups/<int:pk>/annuler/", arbiter.round_cancel, name="round_cancel"),
     path("coups/<int:pk>/placer/", arbiter.round_place, name="round_place"),
     path("coups/<int:pk>/bulletins/", arbiter.slip_enter, name="slip_enter"),

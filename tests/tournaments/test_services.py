@@ -225,3 +225,24 @@ def test_a_refusal_carries_its_engine_reason_in_each_language(game, players):
     french, english = refused.value.message.text("fr"), refused.value.message.text("en")
     assert french.startswith("Bulletin illisible : ") and "ligne" in french
     assert english.startswith("Unreadable slip: ") and "row" in english
+
+
+def test_a_slip_corrected_after_later_tops_were_placed_is_graded_on_the_board_of_its_round(
+    game, players, arbiter
+):
+    """The arbiter corrects round 1 after rounds 1 and 2 are on the board: the top of round 1 is
+    still paid the top (its squares were free when it was played)."""
+    first = services.round_draw(game_id=game.pk, expected_number=1).round
+    first = services.round_start(round_id=first.pk)
+    services.round_close(round_id=first.pk)
+    services.round_place_top(round_id=first.pk)
+    second = services.round_draw(game_id=game.pk, expected_number=2).round
+    second = services.round_start(round_id=second.pk)
+    services.round_close(round_id=second.pk)
+    services.round_place_top(round_id=second.pk)
+    first.refresh_from_db()
+    top = first.placed
+    sub = services.submission_correct(
+        round_id=first.pk, player=players[0], text=f"{top['ref']} {top['word']} {top['score']}", user=arbiter
+    )
+    assert (sub.paid, sub.sanction) == (top["score"], "none")

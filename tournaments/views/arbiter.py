@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from engine.messages import Message
 from tournaments import selectors, services
 from tournaments.forms import (
     DrawForm,
@@ -182,13 +183,31 @@ def _live(game_id: int) -> tuple[Game, Round | None]:
     # Before the deadline the service has nothing to do: skip its query on every poll.
     if rnd is not None and rnd.status == Round.Status.RUNNING and timezone.now() > rnd.deadline:
         rnd = services.round_close_if_due(round_id=rnd.pk)
+    elif rnd is not None and rnd.status == Round.Status.DRAWN and rnd.top_state == Round.TopState.PENDING:
+        # A top whose worker died in the search is queued again (the service waits a while first).
+        services.round_requeue_top(round_id=rnd.pk)
     game = rnd.game if rnd is not None else get_object_or_404(Game, pk=game_id)
     return game, rnd
 
 
+def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str = "") -> dict:
+    lang = interface_language()
+    # The broker did not take the top's search: the arbiter computes it on the laptop.
+    top_failed = {
+        "text": Message("top_broker_down").text(lang),
+        "button": Message("top_compute_here").text(lang),
+    }
+    return {
+        "screen": selectors.game_screen(game, rnd),
+        "error": error,
+        "focus": focus,
+        "top_failed": top_failed,
+    }
+
+
 def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
     game, rnd = _live(game_id)
-    context = {"screen": selectors.game_screen(game, rnd), "error": error, "focus": focus}
+    context = _screen_context(game, rnd, error, focus)
     if request.htmx:
         return render(request, "tournaments/partials/_round.html", context)
     context["tournament"] = game.tournament
@@ -217,8 +236,7 @@ def game_poll(request, pk: int):
     key = selectors.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None)
     if key == request.GET.get("v"):
         return HttpResponse(status=204)
-    context = {"screen": selectors.game_screen(game, rnd), "error": "", "focus": ""}
-    return render(request, "tournaments/partials/_round.html", context)
+    return render(request, "tournaments/partials/_round.html", _screen_context(game, rnd))
 
 
 @login_required
@@ -250,6 +268,13 @@ def _round_action(request, round_id: int, action, focus: str = ""):
 @require_POST
 def round_start(request, pk: int):
     return _round_action(request, pk, lambda rnd: services.round_start(round_id=rnd.pk))
+
+
+@login_required
+@require_POST
+def round_compute_top(request, pk: int):
+    """The top computed in this request, on the laptop: the broker is down, no worker will do it."""
+    return _round_action(request, pk, lambda rnd: services.round_compute_top(round_id=rnd.pk))
 
 
 @login_required

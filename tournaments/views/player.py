@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import player_reads, services
+from tournaments import player_reads, ratelimit, services
 from tournaments.models import Grading
 from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
@@ -25,7 +25,12 @@ _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
 
 
 def _unknown(request):
+    if ratelimit.count_unknown(request):
+        return ratelimit.too_many(request)
     return render(request, "tournaments/player_unknown.html", status=404)
+
+
+_guarded = ratelimit.guard_token(SESSION_KEY)
 
 
 def _close_if_due(player) -> player_reads.Signature:
@@ -51,6 +56,7 @@ def _context(player, **extra) -> dict:
 
 
 @require_GET
+@_guarded
 def player_page(request, token: str):
     player = player_reads.player_by_token(token)
     if player is None:
@@ -74,6 +80,7 @@ def player_me(request):
 
 
 @require_GET
+@_guarded
 def player_status(request, token: str):
     """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
     follows the server's clock, never its own), else the status area and the board."""
@@ -115,6 +122,7 @@ def _request_id(post, text: str) -> str:
 
 
 @require_POST
+@_guarded
 def player_submit(request, token: str):
     player = player_reads.player_by_token(token)
     if player is None:

@@ -1,5 +1,6 @@
 /* The player's phone: countdown from the server's seconds, the slip typed or tapped on the board,
-   blanks toggled in the letters' preview, the screen kept awake while a round runs.
+   blanks toggled in the letters' preview, the screen kept awake while a round runs, a slip sent
+   again while the server or the network fails.
    The page works without this file; htmx does the talking to the server. */
 (function () {
   "use strict";
@@ -89,6 +90,7 @@
         sentText = null;
         if (form.elements.claimed) form.elements.claimed.value = "";
         newRequestId();
+        cancelRetry();
       }
       form.elements.round.value = round;
       form.querySelector("fieldset").disabled = current !== "running" && current !== "drawn";
@@ -202,6 +204,95 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.closest("#player-slip")) changed();
+  });
+
+  /* -- a slip the server could not store (503: its database was busy) or that got no answer (the
+        network dropped) is sent again, the same request (same request_id: stored once even if the
+        lost answer was a success), after a growing pause, until the round's time is up. -- */
+
+  var RETRY_FIRST = 500, RETRY_MAX = 4000; // ms
+  var RETRY_AFTER_END = 5000; // ms past the phone's countdown: the server's grace window, roughly
+  var TEXTS = {
+    fr: {
+      noAnswer: "Pas de réponse du serveur : bulletin pas encore reçu, nouvel essai automatique…",
+      givenUp: "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre."
+    },
+    en: {
+      noAnswer: "No answer from the server: slip not received yet, trying again automatically…",
+      givenUp: "Slip not received: the server does not answer. Tell the arbiter."
+    }
+  };
+  var retryTimer = null, retryDelay = 0;
+
+  function text(key) {
+    return (TEXTS[document.documentElement.lang] || TEXTS.fr)[key];
+  }
+
+  function fromSlip(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && elt.id === "player-slip" ? elt : null;
+  }
+
+  function mayRetry() {
+    if (phase() !== "running") return false;
+    return clockEnd === null || performance.now() < clockEnd + RETRY_AFTER_END;
+  }
+
+  function serverSentence(xhr) {
+    // Parsed as an inert document: nothing in it loads or runs.
+    var answer = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+    var error = answer.querySelector(".error");
+    return error ? error.textContent : "";
+  }
+
+  function showSendError(sentence) {
+    var receipt = $("player-receipt");
+    if (!receipt) return;
+    var line = receipt.querySelector(".retrying");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "error retrying";
+      line.setAttribute("role", "alert");
+      receipt.insertBefore(line, receipt.firstChild);
+    }
+    line.textContent = sentence;
+  }
+
+  function sendFailed(event) {
+    var form = fromSlip(event);
+    if (!form) return;
+    var xhr = event.detail.xhr, status = xhr ? xhr.status : 0;
+    if (status !== 0 && status !== 503) return; // a refusal that sending again would not change
+    if (!mayRetry()) {
+      retryDelay = 0;
+      showSendError(text("givenUp"));
+      return;
+    }
+    retryDelay = retryDelay ? Math.min(retryDelay * 2, RETRY_MAX) : RETRY_FIRST;
+    showSendError((status === 503 && serverSentence(xhr)) || text("noAnswer"));
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      if (mayRetry()) htmx.trigger(form, "submit");
+    }, retryDelay);
+  }
+
+  function cancelRetry() {
+    if (retryTimer !== null) clearTimeout(retryTimer);
+    retryTimer = null;
+    retryDelay = 0;
+  }
+
+  document.addEventListener("htmx:sendError", sendFailed);
+  document.addEventListener("htmx:responseError", sendFailed);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    // Sent by hand meanwhile: that sending replaces the one waiting.
+    if (fromSlip(event) && retryTimer !== null) {
+      clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (fromSlip(event) && event.detail.successful) retryDelay = 0;
   });
 
   /* -- htmx: a 204 poll still carries the seconds left; a swap brings a new status or board -- */

@@ -1,0 +1,77 @@
+"""Issue 5, faults: the phone's script sends a slip again when the answer is lost or the server
+answers 503, the same request (same request_id), and the slip is stored once."""
+
+from __future__ import annotations
+
+import datetime
+from contextlib import contextmanager
+from urllib.parse import parse_qs
+
+from django.contrib.auth.models import User
+from django.db import connections
+from playwright.sync_api import Route, expect
+
+from tournaments import services
+from tournaments.lexicons import lexicon_default_row
+from tournaments.models import Submission
+
+BUSY = "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…"
+
+
+@contextmanager
+def _orm():
+    """The test's own database calls, their connection closed after use (see test_club_session)."""
+    try:
+        yield
+    finally:
+        connections.close_all()
+
+
+def test_a_slip_whose_answer_is_lost_and_then_refused_for_a_while_is_sent_again_and_stored_once(
+    live_server, phone
+):
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
+        tournament = services.tournament_create(
+            created_by=arbiter,
+            lexicon=lexicon_default_row(),
+            name="Coupe du club",
+            date=datetime.date(2026, 11, 20),
+        )
+        player = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, seed=42)
+        rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    top = rnd.tops[0]
+
+    sent: list[str] = []
+
+    def flaky(route: Route) -> None:
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.fetch()  # the server stores the slip...
+            route.abort("connectionreset")  # ...and its answer never reaches the phone
+        elif len(sent) == 2:
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body=f'<p class="error">{BUSY}</p>')
+        else:
+            route.continue_()
+
+    page = phone().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route("**/bulletin/", flaky)
+    page.goto(f"{live_server.url}/j/{player.token}/")
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    page.locator("#slip-text").fill(f"{top['ref']} {top['word']}")
+    page.locator(".slip-score").fill(str(top["score"]))
+    page.get_by_role("button", name="Envoyer").tap()
+
+    expect(page.locator("#player-receipt .retrying")).to_have_text(BUSY)
+    expect(page.locator("#player-receipt .sent")).to_contain_text(
+        f"{top['ref']} {top['word']} {top['score']} — reçu à"
+    )
+    expect(page.locator("#player-receipt .retrying")).to_have_count(0)
+    assert len(sent) == 3 and not errors, (sent, errors)
+    assert len({parse_qs(body)["request_id"][0] for body in sent}) == 1
+    with _orm():
+        sub = Submission.objects.get(round=rnd, player=player)
+        assert (sub.word, sub.claimed, sub.revision) == (top["word"], top["score"], 1)
