@@ -443,19 +443,24 @@ class Receipt:
 def submission_record(*, player: Player, round_id: int, text: str, request_id: str = "", now=None) -> Receipt:
     """Store a player's slip; the last one before the deadline counts (§3.3.3).  The server's clock
     decides, with the tournament's grace window.  The player is told the slip was received and how
-    it was understood, never whether the word is valid or what it scores (§3.4)."""
+    it was understood, never whether the word is valid or what it scores (§3.4).
+
+    The slip is graded here already, before the write lock is taken (the top is known once the clock
+    runs): the grade is kept hidden until the round closes, and closing the round then has almost
+    nothing left to grade, so the ranking is ready as the deadline passes."""
     now = now or timezone.now()
     slip = _parse_player_slip(text)
+    fields = {
+        "ref": str(slip.ref) if slip.ref else "",
+        "word": str(slip.word),
+        "claimed": slip.score,
+        "received_at": now,
+    }
+    fields.update(_grade_early(round_id, Submission(**fields).slip_text()))
     with transaction.atomic():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
         _check_open(rnd, player, now)
         existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
-        fields = {
-            "ref": str(slip.ref) if slip.ref else "",
-            "word": str(slip.word),
-            "claimed": slip.score,
-            "received_at": now,
-        }
         if existing is None:
             sub = Submission.objects.create(round=rnd, player=player, request_id=request_id, **fields)
         elif request_id and existing.request_id == request_id:
@@ -468,6 +473,19 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
             existing.save(update_fields=[*fields, "revision", "request_id"])
             sub = existing
     return Receipt(sub, None)
+
+
+def _grade_early(round_id: int, slip_text: str) -> dict:
+    """The grade of a slip for a running round, as the fields to store; nothing when the round is not
+    running (the service then refuses the slip anyway)."""
+    rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.RUNNING or rnd.top_state != Round.TopState.READY:
+        return {}
+    # While the clock runs, the board is the one the players see: no later top is on it yet.
+    lexicon = engine_lexicon(rnd.game.tournament.lexicon)
+    position = Position(Board(rnd.game.board), tuple(rnd.tiles), lexicon, first_move=rnd.number == 1)
+    result = grade_text(position, slip_text, Mode(rnd.game.tournament.grading), top=rnd.top_score)
+    return _grade_fields(result)
 
 
 def _parse_player_slip(text: str):
@@ -526,18 +544,30 @@ def _grade_all(rnd: Round) -> None:
         rnd = round_compute_top(round_id=rnd.pk)
     position = _position(rnd.game, rnd)
     mode = Mode(rnd.game.tournament.grading)
-    for sub in rnd.submissions.all():
-        _store_grade(sub, grade_text(position, sub.slip_text(), mode, top=rnd.top_score))
+    grades: dict[str, Grade] = {}  # many players hand in the same slip (the top): grade it once
+    for sub in rnd.submissions.filter(graded_at__isnull=True):
+        text = sub.slip_text()
+        if text not in grades:
+            grades[text] = grade_text(position, text, mode, top=rnd.top_score)
+        _store_grade(sub, grades[text])
+
+
+def _grade_fields(result: Grade) -> dict:
+    return {
+        "paid": result.paid,
+        "sanction": result.sanction.value,
+        "reason": result.reason.value if result.reason else "",
+        "message": result.message.text("fr")[:300],
+        "message_en": result.message.text("en")[:300],
+        "graded_at": timezone.now(),
+    }
 
 
 def _store_grade(sub: Submission, result: Grade) -> None:
-    sub.paid = result.paid
-    sub.sanction = result.sanction.value
-    sub.reason = result.reason.value if result.reason else ""
-    sub.message = result.message.text("fr")[:300]
-    sub.message_en = result.message.text("en")[:300]
-    sub.graded_at = timezone.now()
-    sub.save(update_fields=["paid", "sanction", "reason", "message", "message_en", "graded_at"])
+    fields = _grade_fields(result)
+    for key, value in fields.items():
+        setattr(sub, key, value)
+    sub.save(update_fields=list(fields))
 
 
 def submission_correct(*, round_id: int, player: Player, text: str, user) -> Submission:

@@ -339,3 +339,38 @@ def test_a_slip_is_placed_on_the_board_from_its_reference(ref, word, squares):
     preview = player_reads.slip_preview([0] * 225, ref, word)
     assert sorted(preview.squares) == squares
     assert all(lower == word[0].islower() for _, lower in preview.squares.values())
+
+
+def test_a_slip_is_graded_on_receipt_yet_the_phone_learns_nothing_before_the_close(client, game, players):
+    """The grade is stored as the slip arrives (closing has nothing left to do) and stays hidden (§3.4)."""
+    rnd = _running(game)
+    top = rnd.tops[0]
+    _post(client, players[0], rnd, _top(rnd), claimed=str(top["score"]))
+    sub = Submission.objects.get(round=rnd, player=players[0])
+    assert (sub.paid, sub.sanction) == (top["score"], "none") and sub.graded_at is not None
+    page = _visible_text(client.get(_page(players[0])).content.decode())
+    assert sub.message not in page
+    graded_at = sub.graded_at
+    services.round_close(round_id=rnd.pk)
+    sub.refresh_from_db()
+    assert sub.graded_at == graded_at  # not graded again
+    assert sub.message in _visible_text(client.get(_page(players[0])).content.decode())
+
+
+def test_after_the_top_is_placed_every_phone_gets_the_same_board_and_a_slip_preview_stays_its_own(
+    client, game, players
+):
+    rnd = _running(game)
+    _post(client, players[0], rnd, _top(rnd), claimed=str(rnd.tops[0]["score"]))
+    running = client.get(_status_url(players[0]), **HTMX).content.decode()
+    other = client.get(_status_url(players[1]), **HTMX).content.decode()
+    assert _board(running) != _board(other)  # the first phone shows its own slip on its board
+    services.round_close(round_id=rnd.pk)
+    services.round_place_top(round_id=rnd.pk)
+    boards = {_board(client.get(_status_url(p), **HTMX).content.decode()) for p in players}
+    assert len(boards) == 1 and " last" in boards.pop()
+
+
+def _board(html: str) -> str:
+    start = html.index('id="player-board"')
+    return html[start : html.index("</div>", start)]

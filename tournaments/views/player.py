@@ -10,6 +10,7 @@ import hashlib
 import re
 import uuid
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -21,6 +22,8 @@ from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
 
 SESSION_KEY = "player_token"
+#: How long the room's shared board is kept; its key changes with the round anyway.
+BOARD_SECONDS = 300
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
 
 
@@ -98,9 +101,28 @@ def player_status(request, token: str):
 
 def _status_response(request, context) -> HttpResponse:
     html = render_to_string("tournaments/partials/_player_status.html", context, request)
-    html += render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
+    html += _board_html(request, context)
     html += render_to_string("tournaments/partials/_player_receipt.html", {**context, "oob": True}, request)
     return HttpResponse(html)
+
+
+def _board_html(request, context) -> str:
+    """The board as every phone of the room sees it once a round changes state: rendered once and
+    shared (after a round, 300 phones ask at once), unless it shows this player's own slip."""
+    screen = context["screen"]
+    rnd = screen.round
+    shared = screen.submission is None or (rnd is not None and rnd.placed is not None and screen.top)
+
+    def render() -> str:
+        return render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
+
+    if not shared:
+        return render()
+    key = f"player-board:{rnd.pk if rnd else 0}:{rnd.version if rnd else 0}:{screen.phase}"
+    try:
+        return cache.get_or_set(key, render, BOARD_SECONDS)
+    except Exception:  # the cache is Redis and Redis is down: render it for this phone
+        return render()
 
 
 def _slip_text(post, fisf: bool) -> str:

@@ -28,12 +28,16 @@ def ensure_arbiter(username: str = "arbitre") -> str | None:
     return password
 
 
+#: Open connections waitress accepts: a few per phone of the biggest room the laptop is meant for.
+CONNECTION_LIMIT = 1000
+
+
 class Command(BaseCommand):
     help = "Run the application on this laptop for the club's network."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--threads", type=int, default=16)
+        parser.add_argument("--threads", type=int, default=4)
         parser.add_argument("--no-serve", action="store_true", help="prepare everything, do not serve")
 
     def handle(self, *args, port: int, threads: int, no_serve: bool, **options):
@@ -70,4 +74,14 @@ class Command(BaseCommand):
 
         from arbiter.wsgi import application
 
-        serve(application, host="0.0.0.0", port=port, threads=threads, ident="arbiter")
+        # Every phone keeps its connection open between polls: waitress's default limit (100) would
+        # leave the others of a 300-player room waiting.  Few threads: one process has one core, and
+        # more threads only add switching (scripts/loadbench.py measured 4 against 16).
+        serve(
+            application,
+            host="0.0.0.0",
+            port=port,
+            threads=threads,
+            connection_limit=CONNECTION_LIMIT,
+            ident="arbiter",
+        )

@@ -1,0 +1,1270 @@
+#!/usr/bin/env python3
+"""Load benchmark: one arbiter, a projector and 300 phones play rounds against a real server.
+
+    .venv/bin/python scripts/loadbench.py [--players 300] [--deployment embedded|scale] [--rounds 3]
+
+``embedded`` starts ``manage.py serve`` (waitress, SQLite in a fresh temporary ARBITER_VAR_DIR, tasks
+in-process), as ``run.py`` does on a club's laptop.  ``scale`` creates a fresh PostgreSQL database, uses
+a Redis database number of its own (flushed), runs the migrations, then starts a Celery worker and
+gunicorn with several workers; the database is dropped at the end unless ``--keep``.
+
+The tournament and its players are made through the ORM, and the tournament's round time is set there
+too (``--round-seconds``, 30 s by default: shorter than any the form offers).  Everything else goes
+over HTTP as the real pages do: the arbiter logs in, starts the game, draws, starts the clock and
+places the top, its game screen and the projector polling every second; each phone opens its join
+link (and its static files), polls its status every 2 s with the signature (``?s=``, 204 with
+X-Remaining while nothing changed) and sends its slip with the CSRF token and the htmx headers at a
+random moment of the round's last 10 s; one phone in five sends a second, different slip, and half of
+those lose the answer (the connection dropped after sending) and send the same request again, as
+player.js does on no answer or a 503.  The client is one asyncio loop (standard library only): every
+phone is independent, with its own cookies and kept-alive connections.
+
+Printed: latencies (p50/p90/p99/max) of polls and of slips separately, errors by status, slips accepted
+before the deadline, the database checked after each round (one row per player, the last accepted
+slip), the time from the deadline to the close, to every slip graded and to the last phone showing its
+results.  Exit status 1 when a slip sent before the deadline was lost or the database is wrong.
+
+``--timings DIR`` serves the application through a wrapper that measures, per kind of request, its CPU
+time and its queries (embedded and scale); ``--profile DIR`` (embedded) adds a cProfile of CPU time per
+kind, much slower.  ``--connection-limit N`` (embedded) starts waitress as ``manage.py serve`` does but
+with that connection limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import html
+import http.client
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import uuid
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+USER_AGENT = "Mozilla/5.0 (Linux; Android 14) loadbench"
+ARBITER = ("loadbench", "loadbench-secret-1")
+DUMP_PATH = "/__loadbench__/dump"
+
+# -- measurements ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    bucket: str
+    sent: float  # wall clock (time.time), comparable with the database's timestamps
+    seconds: float
+    status: str
+
+
+SAMPLES: list[Sample] = []
+LAG: list[float] = []  # how late the client sent each request against its schedule
+COUNTS: Counter = Counter()
+
+
+def record(bucket: str, sent: float, seconds: float, status: str) -> None:
+    SAMPLES.append(Sample(bucket, sent, seconds, status))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def latency_line(name: str, samples: list[Sample]) -> str:
+    ms = [s.seconds * 1000 for s in samples if s.status.isdigit()]
+    figures = " ".join(f"{percentile(ms, q):8.0f}" for q in (50, 90, 99)) + f" {max(ms, default=0):8.0f}"
+    return f"  {name:<34} {len(samples):>7} {figures}"
+
+
+# -- one browser: keep-alive connections and cookies -----------------------------------------------
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    text: str
+
+
+class Connection:
+    """One HTTP/1.1 connection kept alive between requests (asyncio streams)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used = False
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def send(self, data: bytes) -> None:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.used = False
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def receive(self) -> tuple[int, list[tuple[str, str]], bytes]:
+        head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split(" ", 2)[1])
+        headers = []
+        for line in head[1:]:
+            name, sep, value = line.partition(":")
+            if sep:
+                headers.append((name.strip().lower(), value.strip()))
+        fields = dict(headers)
+        if status in (204, 304):
+            body = b""
+        elif "content-length" in fields:
+            body = await self.reader.readexactly(int(fields["content-length"]))
+        elif fields.get("transfer-encoding", "").lower() == "chunked":
+            body = await self._chunked()
+        else:
+            body, fields["connection"] = await self.reader.read(), "close"
+        if fields.get("connection", "").lower() == "close":
+            self.close()
+        self.used = True
+        return status, headers, body
+
+    async def _chunked(self) -> bytes:
+        parts = []
+        while True:
+            size = int((await self.reader.readline()).split(b";")[0].strip(), 16)
+            if size == 0:
+                while (await self.reader.readline()) not in (b"\r\n", b""):
+                    pass
+                return b"".join(parts)
+            parts.append(await self.reader.readexactly(size))
+            await self.reader.readexactly(2)
+
+
+class Browser:
+    """One browser: its cookies, and its connections to the server kept alive; a request made while
+    another is under way opens a second connection, as a browser does."""
+
+    def __init__(self, port: int, timeout: float = 60.0):
+        self.port = port
+        self.timeout = timeout
+        self.cookies: dict[str, str] = {}
+        self.idle: list[Connection] = []
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        for conn in self.idle:
+            conn.close()
+        self.idle.clear()
+
+    def _head(self, method: str, path: str, body: bytes, headers: dict) -> bytes:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            f"User-Agent: {USER_AGENT}",
+            "Accept: */*",
+            "Accept-Language: fr-FR,fr;q=0.9",
+        ]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if method == "POST":
+            lines += [
+                "Content-Type: application/x-www-form-urlencoded",
+                f"Content-Length: {len(body)}",
+                f"Origin: {self.origin}",
+            ]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+    async def request(
+        self, bucket: str, method: str, path: str, *, form=None, headers=None, drop: bool = False
+    ) -> Reply | None:
+        """Send one request; ``drop`` closes the connection without reading the answer (a lost
+        response).  Every request is recorded in ``bucket``; failures return None."""
+        body = urllib.parse.urlencode(form).encode() if form is not None else b""
+        data = self._head(method, path, body, headers or {}) + body
+        conn = self.idle.pop() if self.idle else Connection(self.port)
+        sent, start = time.time(), time.perf_counter()
+        for attempt in (1, 2):
+            reused = conn.used and conn.writer is not None
+            try:
+                await asyncio.wait_for(conn.send(data), self.timeout)
+                if drop:
+                    conn.close()
+                    record(bucket, sent, time.perf_counter() - start, "dropped")
+                    return None
+                status, fields, raw = await asyncio.wait_for(conn.receive(), self.timeout)
+            except (asyncio.IncompleteReadError, ConnectionError) as error:
+                conn.close()
+                if reused and attempt == 1:
+                    COUNTS["reconnect after a closed keep-alive connection"] += 1
+                    continue  # what a browser does when a kept-alive connection was closed under it
+                record(bucket, sent, time.perf_counter() - start, type(error).__name__)
+                return None
+            except (OSError, ValueError, asyncio.LimitOverrunError) as error:
+                conn.close()
+                record(bucket, sent, time.perf_counter() - start, type(error).__name__)
+                return None
+            break
+        record(bucket, sent, time.perf_counter() - start, str(status))
+        if conn.writer is not None:
+            self.idle.append(conn)
+        self._keep_cookies(fields)
+        return Reply(status, dict(fields), raw.decode("utf-8", "replace"))
+
+    def _keep_cookies(self, fields: list[tuple[str, str]]) -> None:
+        for name, line in fields:
+            if name != "set-cookie":
+                continue
+            pair, _, attributes = line.partition(";")
+            key, _, value = pair.strip().partition("=")
+            if "max-age=0" in attributes.lower().replace(" ", ""):
+                self.cookies.pop(key, None)
+            else:
+                self.cookies[key] = value
+
+
+def csrf_from(page: str) -> str:
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    return found.group(1) if found else ""
+
+
+def htmx_headers(browser: Browser, page: str, element: str, csrf: str) -> dict:
+    return {
+        "HX-Request": "true",
+        "HX-Current-URL": browser.origin + page,
+        "HX-Target": element,
+        "HX-Trigger": element,
+        "X-CSRFToken": csrf,
+    }
+
+
+async def sleep_until(when: float) -> None:
+    delay = when - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
+# -- the phones ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """What the bench knows of a round before it starts: its tops, to write good and bad slips."""
+
+    number: int
+    tops: list[dict]
+
+
+@dataclass
+class Sending:
+    """One slip the player sent, with every attempt the phone made to deliver it."""
+
+    round_id: int
+    sent: float  # when the player pressed "send"
+    text: str  # the slip as the server stores it (Submission.slip_text)
+    attempts: list[str] = field(default_factory=list)  # "accepted", "refused: ...", "no answer", "503"...
+
+    @property
+    def outcome(self) -> str:
+        return self.attempts[-1] if self.attempts else "not sent"
+
+    @property
+    def maybe_stored(self) -> bool:
+        """An attempt whose answer never came may have been stored all the same."""
+        return any(a == "no answer" for a in self.attempts)
+
+
+PLANS: dict[int, Plan] = {}
+KINDS = ("top", "bad word", "bad score")
+POLL_SECONDS = 2.0
+STATUS = re.compile(r'<section id="player-status"[^>]*>', re.S)
+ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)
+
+
+def attr(tag: str, name: str) -> str | None:
+    found = re.search(rf'\b{name}="([^"]*)"', tag)
+    return html.unescape(found.group(1)) if found else None
+
+
+def stored_text(slip: str, claimed: str) -> str:
+    """The slip as Submission.slip_text() writes it, worked out with the engine's own parser."""
+    from engine.notation import parse_slip
+
+    parsed = parse_slip(f"{slip} {claimed}".strip())
+    parts = [str(parsed.ref) if parsed.ref else "-", str(parsed.word)]
+    if parsed.score is not None:
+        parts.append(str(parsed.score))
+    return " ".join(parts)
+
+
+class Phone:
+    """A player's phone: the join link, the status polled every 2 s, the slips."""
+
+    def __init__(self, index: int, token: str, port: int, seed: int, join_at: float):
+        self.index = index
+        self.token = token
+        self.browser = Browser(port)
+        self.seed = seed
+        self.join_at = join_at
+        self.csrf = ""
+        self.status_path = ""
+        self.phase = ""
+        self.round_id = 0
+        self.clock_end: float | None = None  # the phone's countdown: when it reaches 0 (monotonic)
+        self.joined = False
+        self.planned: set[int] = set()
+        self.tasks: set[asyncio.Task] = set()
+        # htmx queues a form's second sending until the first one's answer (hx-sync's default).
+        self.form_busy = asyncio.Lock()
+        self.results: dict[int, float] = {}  # round id -> wall time the phone first showed its results
+        self.sendings: list[Sending] = []
+
+    @property
+    def page(self) -> str:
+        return f"/j/{self.token}/"
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await sleep_until(self.join_at)
+        while not await self.join():
+            await asyncio.sleep(5)
+        planned = time.monotonic() + POLL_SECONDS
+        while not stop.is_set():
+            await sleep_until(planned)
+            LAG.append(time.monotonic() - planned)
+            headers = htmx_headers(self.browser, self.page, "player-status", self.csrf)
+            reply = await self.browser.request("phone: status poll", "GET", self.status_path, headers=headers)
+            now = time.monotonic()
+            if reply is not None and reply.status == 204:
+                remaining = reply.headers.get("x-remaining")
+                if remaining is not None:
+                    self.clock_end = now + float(remaining)
+                    self._plan_slips(float(remaining))
+                planned += POLL_SECONDS  # htmx's "every 2s" timer keeps running; a late poll is queued
+            elif reply is not None and reply.status == 200:
+                self._read_status(reply.text)
+                planned = now + POLL_SECONDS  # the swapped element starts its own timer
+            else:
+                planned += POLL_SECONDS
+            planned = max(planned, now)
+        self.browser.close()
+
+    async def join(self) -> bool:
+        reply = await self.browser.request("phone: join page", "GET", self.page)
+        if reply is None or reply.status != 200:
+            return False
+        for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', reply.text):
+            await self.browser.request("phone: static file", "GET", asset)
+        self.csrf = csrf_from(reply.text)
+        self._read_status(reply.text)
+        self.joined = True
+        return True
+
+    def _read_status(self, text: str) -> None:
+        tag = STATUS.search(text)
+        if tag is None:
+            return
+        section = tag.group(0)
+        self.status_path = attr(section, "hx-get") or self.status_path
+        self.phase = attr(section, "data-phase") or ""
+        self.round_id = int(attr(section, "data-round") or 0)
+        remaining = attr(section, "data-remaining")
+        if self.phase == "running" and remaining is not None:
+            self.clock_end = time.monotonic() + float(remaining)
+            self._plan_slips(float(remaining))
+        if self.phase in ("closed", "ended") and 'class="standing"' in text:
+            self.results.setdefault(self.round_id, time.time())
+
+    def _plan_slips(self, remaining: float) -> None:
+        """A random moment in the round's last 10 s (as the phone's countdown shows it); one phone
+        in five sends a second, different slip, half of those lose the answer and send it again."""
+        plan = PLANS.get(self.round_id)
+        if plan is None or self.round_id in self.planned or self.phase != "running":
+            return
+        self.planned.add(self.round_id)
+        rng = random.Random(f"{self.seed}:{self.index}:{plan.number}")
+        now = time.monotonic()
+        first = rng.choices(KINDS, weights=(2, 1, 1))[0]
+        if rng.random() < 0.2:
+            second = rng.choice([kind for kind in KINDS if kind != first])
+            t1 = rng.uniform(max(0.0, remaining - 10), max(0.1, remaining - 4))
+            t2 = rng.uniform(t1 + 1, max(t1 + 1.1, remaining - 1.5))
+            replay = rng.random() < 0.5
+            self._later(self._submit_at(now + t1, self.round_id, first, False))
+            self._later(self._submit_at(now + t2, self.round_id, second, replay))
+        else:
+            t = rng.uniform(max(0.0, remaining - 10), max(0.1, remaining - 0.05))
+            self._later(self._submit_at(now + t, self.round_id, first, False))
+
+    def _later(self, coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def slip(self, plan: Plan, kind: str) -> tuple[str, str]:
+        top = plan.tops[(self.index + plan.number) % len(plan.tops)]
+        if kind == "top":
+            return f"{top['ref']} {top['word']}", str(top["score"])
+        if kind == "bad word":
+            return f"{top['ref']} {top['word'][::-1]}Z", str(top["score"])
+        return f"{top['ref']} {top['word']}", str(top["score"] + 3)
+
+    async def _submit_at(self, when: float, round_id: int, kind: str, lose_answer: bool) -> None:
+        await sleep_until(when)
+        slip, claimed = self.slip(PLANS[round_id], kind)
+        form = {
+            "csrfmiddlewaretoken": self.csrf,
+            "round": str(round_id),
+            "request_id": uuid.uuid4().hex,  # player.js: a new id for each slip typed
+            "slip": slip,
+            "claimed": claimed,
+        }
+        sending = Sending(round_id, time.time(), stored_text(slip, claimed))
+        self.sendings.append(sending)
+        async with self.form_busy:
+            # player.js: no answer or a 503 is sent again, the same request, after 0.5, 1, 2, 4 s...
+            # while the round runs and until 5 s past the countdown's end.
+            await self._send(form, sending, drop=lose_answer)
+            delay = 0.0
+            while sending.outcome in ("no answer", "503") and self._may_retry():
+                delay = min(delay * 2, 4.0) if delay else 0.5
+                await asyncio.sleep(delay)
+                await self._send(form, sending)
+
+    def _may_retry(self) -> bool:
+        return self.phase == "running" and (self.clock_end is None or time.monotonic() < self.clock_end + 5)
+
+    async def _send(self, form: dict, sending: Sending, drop: bool = False) -> None:
+        path = f"/j/{self.token}/bulletin/"
+        headers = htmx_headers(self.browser, self.page, "player-receipt", self.csrf)
+        headers["HX-Trigger"] = "player-slip"
+        reply = await self.browser.request("phone: slip", "POST", path, form=form, headers=headers, drop=drop)
+        if reply is None:
+            outcome = "no answer"
+        elif reply.status != 200:
+            outcome = str(reply.status)
+        else:
+            error = ERROR.search(reply.text)
+            outcome = f"refused: {html.unescape(error.group(1))[:70]}" if error else "accepted"
+        sending.attempts.append(outcome)
+
+
+# -- the arbiter's screens -------------------------------------------------------------------------
+
+
+class Poller:
+    """The arbiter's game screen or the projector: a full page, then an htmx poll every second."""
+
+    def __init__(self, bucket: str, page: str, element: str, browser: Browser):
+        self.bucket = bucket
+        self.page = page
+        self.element = element
+        self.browser = browser
+        self.path = ""
+
+    def _read(self, text: str) -> None:
+        found = re.search(r'hx-get="([^"]*/etat/\?v=[^"]*)"', text)
+        if found:
+            self.path = html.unescape(found.group(1))
+
+    async def run(self, stop: asyncio.Event) -> None:
+        reply = await self.browser.request(f"{self.bucket}: page", "GET", self.page)
+        if reply is None or reply.status != 200:
+            raise SystemExit(f"cannot open {self.page}")
+        csrf = re.search(r'"X-CSRFToken": "([^"]+)"', reply.text).group(1)
+        self._read(reply.text)
+        planned = time.monotonic() + 1
+        while not stop.is_set():
+            await sleep_until(planned)
+            headers = htmx_headers(self.browser, self.page, self.element, csrf)
+            reply = await self.browser.request(f"{self.bucket}: poll", "GET", self.path, headers=headers)
+            now = time.monotonic()
+            if reply is not None and reply.status == 200:
+                self._read(reply.text)
+                planned = now + 1
+            else:
+                planned += 1
+            planned = max(planned, now)
+        self.browser.close()
+
+
+class Arbiter:
+    """The arbiter's own clicks, with the logged-in session."""
+
+    def __init__(self, port: int):
+        self.browser = Browser(port, timeout=120)
+        self.csrf = ""
+        self.tournament_id = 0
+
+    async def login(self) -> None:
+        page = await self.browser.request("arbiter: action", "GET", "/login/")
+        form = {"csrfmiddlewaretoken": csrf_from(page.text), "username": ARBITER[0], "password": ARBITER[1]}
+        reply = await self.browser.request("arbiter: action", "POST", "/login/", form=form)
+        if reply is None or reply.status != 302:
+            raise SystemExit("the arbiter could not log in")
+
+    async def start_game(self) -> int:
+        path = f"/tournois/{self.tournament_id}/"
+        page = await self.browser.request("arbiter: tournament page (setup)", "GET", path)
+        self.csrf = csrf_from(page.text)
+        form = {"csrfmiddlewaretoken": self.csrf}
+        reply = await self.browser.request("arbiter: action", "POST", path + "parties/", form=form)
+        if reply is None or reply.status != 302:
+            raise SystemExit("the game did not start")
+        return int(re.search(r"/parties/(\d+)/", reply.headers["location"]).group(1))
+
+    async def post(self, path: str, **fields) -> str:
+        headers = {"HX-Request": "true", "HX-Target": "live", "X-CSRFToken": self.csrf}
+        form = {"csrfmiddlewaretoken": self.csrf, **fields}
+        reply = await self.browser.request("arbiter: action", "POST", path, form=form, headers=headers)
+        if reply is None or reply.status != 200:
+            raise SystemExit(f"POST {path} failed: {reply.status if reply else 'no answer'}")
+        error = ERROR.search(reply.text)
+        if error:
+            raise SystemExit(f"POST {path} refused: {html.unescape(error.group(1))}")
+        return reply.text
+
+
+# -- servers ---------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_http(port: int, process: subprocess.Popen, log: Path, seconds: float = 120) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise SystemExit(f"the server stopped; see {log}")
+        with contextlib.suppress(OSError):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/login/")
+            if conn.getresponse().status == 200:
+                return
+        time.sleep(0.3)
+    raise SystemExit(f"the server did not answer in {seconds} s; see {log}")
+
+
+def wait_for_line(log: Path, needle: str, process: subprocess.Popen, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if needle in log.read_text(errors="replace"):
+            return
+        if process.poll() is not None:
+            raise SystemExit(f"{process.args[0]} stopped; see {log}")
+        time.sleep(0.3)
+    raise SystemExit(f"{needle!r} not seen in {log}")
+
+
+class Deployment:
+    """The server processes of one deployment and the environment they share with this script."""
+
+    def __init__(self, args, workdir: Path):
+        self.args = args
+        self.workdir = workdir
+        self.port = free_port()
+        self.processes: list[tuple[subprocess.Popen, Path]] = []
+        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        self.env.update(
+            {
+                "ARBITER_VAR_DIR": str(workdir / "var"),
+                "DJANGO_SETTINGS_MODULE": "arbiter.settings",
+                "ARBITER_LOG_LEVEL": "WARNING",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        self.database = ""
+        if args.deployment == "scale":
+            self.database = f"loadbench_{int(time.time())}_{os.getpid()}"
+            self.env["DATABASE_URL"] = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + self.database
+            self.env["REDIS_URL"] = f"redis://127.0.0.1:6379/{args.redis_db}"
+            self.env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(40)
+            if args.timings:
+                self.env["LOADBENCH_TIMINGS"] = str(args.timings)
+
+    def spawn(self, name: str, command: list[str]) -> subprocess.Popen:
+        log = self.workdir / f"{name}.log"
+        out = log.open("w")
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.processes.append((process, log))
+        return process
+
+    def manage(self, *command: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
+
+    def start(self) -> None:
+        if self.args.deployment == "embedded":
+            self._start_embedded()
+        else:
+            self._start_scale()
+
+    def _start_embedded(self) -> None:
+        args = self.args
+        if args.profile or args.timings or args.connection_limit:
+            limit, out = str(args.connection_limit or 100), str(args.profile or args.timings or "-")
+            mode = "profile" if args.profile else "timings" if args.timings else "-"
+            command = [sys.executable, __file__, "--serve-embedded", str(self.port), limit, mode, out]
+            command.append(str(args.threads))
+        else:
+            command = [
+                sys.executable,
+                "manage.py",
+                "serve",
+                "--port",
+                str(self.port),
+                "--threads",
+                str(args.threads),
+            ]
+        server = self.spawn("server", command)
+        wait_for_http(self.port, server, self.workdir / "server.log")
+
+    def _start_scale(self) -> None:
+        import psycopg
+        import redis
+
+        with psycopg.connect(PG_ADMIN_URL.replace("postgres://", "postgresql://"), autocommit=True) as pg:
+            pg.execute(f'CREATE DATABASE "{self.database}"')
+        redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()  # this bench's own database number only
+        self.manage("migrate", "--verbosity=0")
+        self.manage("collectstatic", "--noinput", "--verbosity=0")
+        worker = self.spawn(
+            "celery",
+            [str(BIN / "celery"), "-A", "arbiter", "worker", "--loglevel=INFO",
+             f"--concurrency={self.args.celery_concurrency}"],
+        )  # fmt: skip
+        wait_for_line(self.workdir / "celery.log", "ready.", worker)
+        server = self.spawn("gunicorn", self.gunicorn_command())
+        wait_for_http(self.port, server, self.workdir / "gunicorn.log")
+
+    def gunicorn_command(self) -> list[str]:
+        app = (
+            ["--pythonpath", "scripts", "loadbench:timed_application"]
+            if self.args.timings
+            else ["arbiter.wsgi:application"]
+        )
+        return [
+            str(BIN / "gunicorn"), *app,
+            "--bind", f"127.0.0.1:{self.port}",
+            "--workers", str(self.args.web_workers),
+            "--worker-class", "gthread", "--threads", str(self.args.web_threads),
+            "--keep-alive", "10",
+        ]  # fmt: skip
+
+    def stop(self) -> None:
+        for process, _log in reversed(self.processes):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process, _log in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if self.database and not self.args.keep:
+            self._drop_database()
+            import redis
+
+            redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
+
+    def _drop_database(self) -> None:
+        import psycopg
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(PG_ADMIN_URL.replace("postgres://", "postgresql://"), autocommit=True) as pg:
+            pg.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [self.database]
+            )
+            pg.execute(f'DROP DATABASE IF EXISTS "{self.database}"')
+
+
+# -- the tournament, made through the ORM ----------------------------------------------------------
+
+
+def setup_django(env: dict) -> None:
+    os.environ.update(env)
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if name not in env:
+            os.environ.pop(name, None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def make_tournament(players: int, round_seconds: int) -> tuple[int, list[tuple[int, str]]]:
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+    from tournaments.lexicons import lexicon_default_row
+    from tournaments.models import Player
+
+    user = User.objects.filter(username=ARBITER[0]).first()
+    if user is None:
+        user = User.objects.create_superuser(ARBITER[0], password=ARBITER[1])
+    tournament = services.tournament_create(
+        created_by=user,
+        lexicon=lexicon_default_row(),
+        name="Banc d'essai",
+        date=datetime.date.today(),
+        place="loadbench",
+    )
+    # Shorter than any round time the form offers: set through the ORM, as the report says.
+    tournament.round_seconds = round_seconds
+    tournament.save(update_fields=["round_seconds"])
+    for n in range(1, players + 1):
+        services.player_register(tournament=tournament, name=f"Joueur {n:03d}", table_number=n)
+    rows = Player.objects.filter(tournament=tournament).order_by("table_number").values_list("pk", "token")
+    return tournament.pk, list(rows)
+
+
+def wait_top_ready(round_id: int, seconds: float = 120) -> Plan:
+    from django.db import connection
+
+    from tournaments.models import Round
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        rnd = Round.objects.get(pk=round_id)
+        if rnd.top_state == Round.TopState.READY:
+            connection.close()
+            return Plan(rnd.number, rnd.tops)
+        if rnd.top_state == Round.TopState.FAILED:
+            raise SystemExit(f"the top search failed for round {round_id}")
+        time.sleep(0.2)
+    raise SystemExit(f"no top for round {round_id} after {seconds} s")
+
+
+def round_times(round_id: int) -> dict:
+    from django.db import connection
+    from django.db.models import Count, Max, Min
+
+    from tournaments.models import Round, Submission
+
+    rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
+    slips = Submission.objects.filter(round_id=round_id)
+    agg = slips.aggregate(n=Count("id"), graded_last=Max("graded_at"), graded_first=Min("graded_at"))
+    per_player = slips.values("player_id").annotate(n=Count("id")).filter(n__gt=1).count()
+    rows = {s.player_id: s for s in slips}
+    reasons = Counter(f"{s.sanction or 'ok'}/{s.reason or '-'}" for s in rows.values())
+    ungraded = sum(1 for s in rows.values() if s.graded_at is None)
+    connection.close()
+    return {
+        "deadline": rnd.deadline.timestamp() if rnd.deadline else None,
+        "grace": rnd.game.tournament.grace_seconds,
+        "closed": rnd.closed_at.timestamp() if rnd.closed_at else None,
+        "graded_first": agg["graded_first"].timestamp() if agg["graded_first"] else None,
+        "graded_last": agg["graded_last"].timestamp() if agg["graded_last"] else None,
+        "slips": agg["n"],
+        "players_with_two_rows": per_player,
+        "ungraded": ungraded,
+        "rows": {pid: s.slip_text() for pid, s in rows.items()},
+        "reasons": reasons,
+    }
+
+
+# -- one run ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundResult:
+    number: int
+    round_id: int
+    times: dict
+    phones_with_results: int = 0
+    first_results: float | None = None
+    last_results: float | None = None
+    checks: dict = field(default_factory=dict)
+
+
+ORM = ThreadPoolExecutor(max_workers=1, thread_name_prefix="orm")
+
+
+async def orm(function, *args):
+    """The database is read by one thread of its own, never by the event loop's."""
+    return await asyncio.get_running_loop().run_in_executor(ORM, function, *args)
+
+
+async def wait_until(predicate, seconds: float, step: float = 0.1) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        await asyncio.sleep(step)
+    return predicate()
+
+
+async def wait_closed(round_id: int, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and (await orm(round_times, round_id))["closed"] is None:
+        await asyncio.sleep(0.5)
+
+
+async def play_round(arbiter: Arbiter, game_id: int, number: int, phones: list[Phone], args) -> RoundResult:
+    page = await arbiter.post(f"/parties/{game_id}/tirage/", expected_number=str(number), rack="")
+    round_id = int(re.search(r"/coups/(\d+)/chrono/", page).group(1))
+    PLANS[round_id] = await orm(wait_top_ready, round_id)
+    print(f"  round {number}: drawn (round id {round_id}), top ready; starting the clock", flush=True)
+    await arbiter.post(f"/coups/{round_id}/chrono/")
+    deadline = (await orm(round_times, round_id))["deadline"]
+    await sleep_until(time.monotonic() + deadline - time.time())
+    joined = [p for p in phones if p.joined]
+    got_all = await wait_until(lambda: all(round_id in p.results for p in joined), args.results_timeout)
+    if not got_all:
+        print(f"  round {number}: not every phone showed its results within {args.results_timeout} s")
+    await wait_closed(round_id, args.results_timeout)  # the arbiter places the top once closed
+    result = RoundResult(number, round_id, await orm(round_times, round_id))
+    seen = [p.results[round_id] for p in phones if round_id in p.results]
+    result.phones_with_results = len(seen)
+    result.first_results = min(seen) - deadline if seen else None
+    result.last_results = max(seen) - deadline if seen else None
+    path = f"/tournois/{arbiter.tournament_id}/classement/"
+    await arbiter.browser.request("arbiter: ranking page", "GET", path)
+    await arbiter.post(f"/coups/{round_id}/placer/", index="0")
+    return result
+
+
+def check_round(result: RoundResult, phones: list[Phone], players: dict[str, int]) -> dict:
+    """The database after the round: every player's row is the last slip the server accepted.  A slip
+    sent after it whose answer never came (and was not accepted when sent again) may be there too."""
+    times = result.times
+    deadline = times["deadline"]
+    sent = [s for p in phones for s in p.sendings if s.round_id == result.round_id]
+    before = [s for s in sent if s.sent < deadline]
+    mismatched, unsure = [], 0
+    for phone in phones:
+        mine = [s for s in phone.sendings if s.round_id == result.round_id]
+        done = [i for i, s in enumerate(mine) if s.outcome == "accepted"]
+        allowed = {mine[done[-1]].text} if done else {None}
+        lost = {s.text for s in mine[(done[-1] + 1 if done else 0) :] if s.maybe_stored}
+        unsure += bool(lost)
+        stored = times["rows"].get(players[phone.token])
+        if stored not in allowed | lost:
+            mismatched.append((phone.index, sorted(allowed | lost, key=str), stored))
+    return {
+        "sent": len(sent),
+        "attempts": Counter(a for s in sent for a in s.attempts),
+        "sent_before_deadline": len(before),
+        "accepted_before_deadline": sum(s.outcome == "accepted" for s in before),
+        "outcomes": Counter(s.outcome for s in sent),
+        "mismatched": mismatched,
+        "unsure": unsure,
+    }
+
+
+def make_clients(args, port: int, rows, arbiter: Arbiter, game_id: int) -> tuple[list[Phone], list[Poller]]:
+    now = time.monotonic()
+    phones = [
+        Phone(i, token, port, args.seed, now + args.join_seconds * i / max(1, len(rows)))
+        for i, (_pk, token) in enumerate(rows)
+    ]
+    screens = []
+    for bucket, page, element in (
+        ("arbiter game screen", f"/parties/{game_id}/", "live"),
+        ("projector", f"/projecteur/{game_id}/", "projection"),
+    ):
+        browser = Browser(port)
+        browser.cookies = dict(arbiter.browser.cookies)
+        screens.append(Poller(bucket, page, element, browser))
+    return phones, screens
+
+
+async def session(args, port: int) -> list[RoundResult]:
+    tournament_id, rows = await orm(make_tournament, args.players, args.round_seconds)
+    players = {token: pk for pk, token in rows}
+    arbiter = Arbiter(port)
+    arbiter.tournament_id = tournament_id
+    await arbiter.login()
+    game_id = await arbiter.start_game()
+    print(f"  tournament {tournament_id}, game {game_id}, {len(rows)} players, port {port}", flush=True)
+    phones, screens = make_clients(args, port, rows, arbiter, game_id)
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(actor.run(stop)) for actor in [*screens, *phones]]
+    if not await wait_until(lambda: all(p.joined for p in phones), args.join_seconds + 60, 0.2):
+        print("  some phones could not join", flush=True)
+    print(f"  {sum(p.joined for p in phones)} phones joined", flush=True)
+    await asyncio.sleep(3)
+    results = []
+    for number in range(1, args.rounds + 1):
+        result = await play_round(arbiter, game_id, number, phones, args)
+        result.checks = check_round(result, phones, players)
+        results.append(result)
+        await asyncio.sleep(args.pause)
+    stop.set()
+    await asyncio.wait(tasks, timeout=70)
+    if args.profile or args.timings:
+        await arbiter.browser.request("(bench) timings dump", "GET", DUMP_PATH)
+    return results
+
+
+def run(args) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix=f"loadbench-{args.deployment}-"))
+    deployment = Deployment(args, workdir)
+    args.load_before = os.getloadavg()[0]
+    print(f"{args.deployment}: work files in {workdir}, load average {args.load_before:.2f}", flush=True)
+    try:
+        deployment.start()
+        setup_django(deployment.env)
+        results = asyncio.run(session(args, deployment.port))
+    finally:
+        deployment.stop()
+        ORM.shutdown()
+        print(f"  server logs: {workdir}")
+        if not args.keep:
+            shutil.rmtree(workdir / "var", ignore_errors=True)
+    status = report(args, results, deployment)
+    if args.profile or args.timings:
+        summarize_timings(args.profile or args.timings)
+    return status
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def report(args, results: list[RoundResult], deployment: Deployment) -> int:
+    print()
+    print(f"== {args.deployment}: {args.players} phones, {len(results)} rounds of {args.round_seconds} s ==")
+    if args.deployment == "scale":
+        print(f"   gunicorn: {' '.join(deployment.gunicorn_command()[1:])}")
+        print(f"   celery worker --concurrency={args.celery_concurrency}")
+    print(
+        f"   load average before {args.load_before:.2f}, at the end {os.getloadavg()[0]:.2f} "
+        f"({os.cpu_count()} cores, shared with the load client)"
+    )
+    print(f"  {'requests':<34} {'count':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    buckets = defaultdict(list)
+    for sample in SAMPLES:
+        buckets[sample.bucket].append(sample)
+    for name in sorted(buckets):
+        print(latency_line(name, buckets[name]))
+    closing = [
+        s
+        for s in buckets["phone: status poll"]
+        for r in results
+        if r.times["deadline"] <= s.sent <= r.times["deadline"] + (r.last_results or 0)
+    ]
+    print(latency_line("phone: status poll, round closing", closing))
+    lag = [x * 1000 for x in LAG]
+    print(f"  client schedule lag p99 {percentile(lag, 99):.0f} ms, max {max(lag, default=0):.0f} ms")
+    statuses = Counter(f"{s.bucket} {s.status}" for s in SAMPLES if s.status not in ("200", "204", "302"))
+    print("  errors by status:", dict(statuses) or "none", dict(COUNTS) or "")
+    ok = True
+    for r in results:
+        ok &= print_round(r, args.players)
+    print_goals(args, buckets, results)
+    return 0 if ok else 1
+
+
+def print_round(r: RoundResult, players: int) -> bool:
+    t, c = r.times, r.checks
+    deadline, grace = t["deadline"], t["grace"]
+
+    def since(value):
+        return f"{value - deadline:+.2f} s" if value else "—"
+
+    accepted = c["accepted_before_deadline"] / max(1, c["sent_before_deadline"]) * 100
+    print(f"  round {r.number} (id {r.round_id}), deadline + grace {grace} s:")
+    print(
+        f"    slips sent {c['sent']}, before the deadline {c['sent_before_deadline']}, "
+        f"accepted {c['accepted_before_deadline']} ({accepted:.1f} %)"
+    )
+    print(f"    slips' outcomes: {dict(c['outcomes'])}")
+    print(f"    requests' answers: {dict(c['attempts'])}")
+    print(
+        f"    database: {t['slips']} rows, players with two rows {t['players_with_two_rows']}, "
+        f"rows differing from the last accepted slip {len(c['mismatched'])} "
+        f"(players whose last slip's answer was lost: {c['unsure']}), ungraded {t['ungraded']}"
+    )
+    for index, expected, stored in c["mismatched"][:5]:
+        print(f"      phone {index}: expected {expected!r}, stored {stored!r}")
+    print(f"    grades: {dict(t['reasons'])}")
+    print(
+        f"    from the deadline: closed {since(t['closed'])}, first slip graded {since(t['graded_first'])}, "
+        f"all graded {since(t['graded_last'])}"
+    )
+    first = f"{r.first_results:+.2f} s" if r.first_results is not None else "—"
+    last = f"{r.last_results:+.2f} s" if r.last_results is not None else "—"
+    print(
+        f"    phones showing their results: {r.phones_with_results}/{players}, first {first}, last {last}",
+        end="",
+    )
+    if r.last_results is not None and t["closed"]:
+        print(f" (last: {deadline + r.last_results - t['closed']:+.2f} s after the close)")
+    else:
+        print()
+    return accepted == 100.0 and not c["mismatched"] and not t["ungraded"] and not t["players_with_two_rows"]
+
+
+def print_goals(args, buckets, results: list[RoundResult]) -> None:
+    polls = [s.seconds for s in buckets["phone: status poll"] if s.status.isdigit()]
+    slips = [s.seconds for s in buckets["phone: slip"] if s.status.isdigit()]
+    worst = max((r.last_results or float("inf")) for r in results) if results else float("nan")
+    goal = 0.5 if args.deployment == "embedded" else 0.3
+    print(f"  goals ({args.deployment}): p99 < {goal * 1000:.0f} ms", end="")
+    print(
+        f"; polls p99 {percentile(polls, 99) * 1000:.0f} ms, slips p99 {percentile(slips, 99) * 1000:.0f} ms",
+        end="",
+    )
+    print(f"; last phone's results {worst:+.2f} s after the deadline (goal: within 2 s)")
+
+
+# -- the profiled server (embedded) ----------------------------------------------------------------
+
+
+def request_kind(environ: dict) -> str:
+    path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
+    for pattern, name in (
+        (r"^/j/[^/]+/etat/$", "phone poll"),
+        (r"^/j/[^/]+/bulletin/$", "phone slip"),
+        (r"^/j/[^/]+/$", "phone join"),
+        (r"^/parties/\d+/etat/$", "game poll"),
+        (r"^/projecteur/\d+/etat/$", "projector poll"),
+        (r"^/static/", "static"),
+        (r"^/tournois/\d+/classement/$", "ranking page"),
+    ):
+        if re.match(pattern, path):
+            return name
+    return f"other {method}"
+
+
+class ProfiledApp:
+    """WSGI wrapper: per kind of request (and answer's status), the count, the time inside the
+    application, the queries and their time; a cProfile per thread and kind, merged when dumped."""
+
+    def __init__(self, app, out: Path, cprofile: bool = True):
+        import cProfile
+
+        self.app = app
+        self.out = out
+        self.cprofile = cprofile
+        self.profile_class = cProfile.Profile
+        self.lock = threading.Lock()
+        self.local = threading.local()
+        self.profiles: list[tuple[str, object]] = []
+        self.stats: dict[str, list] = defaultdict(list)
+        self.dumped = time.monotonic()
+
+    def _profile(self, kind: str):
+        mine = self.local.__dict__.setdefault("profiles", {})
+        if kind not in mine:
+            mine[kind] = self.profile_class(time.thread_time)  # CPU: what a request costs, not its waits
+            with self.lock:
+                self.profiles.append((kind, mine[kind]))
+        return mine[kind]
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") == DUMP_PATH:
+            self.dump()
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return [b"dumped"]
+        from django.db import connection
+
+        queries = [0, 0.0]
+
+        def count(execute, sql, params, many, context):
+            start = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                queries[0] += 1
+                queries[1] += time.perf_counter() - start
+
+        seen = []
+
+        def start(status, headers, exc_info=None):
+            seen.append(status.split(" ", 1)[0])
+            return start_response(status, headers, exc_info)
+
+        kind = request_kind(environ)
+        profile = self._profile(kind) if self.cprofile else None
+        began, cpu = time.perf_counter(), time.thread_time()
+        with connection.execute_wrapper(count):
+            if profile:
+                profile.enable()
+            try:
+                result = self.app(environ, start)
+                body = b"".join(result)
+                if hasattr(result, "close"):
+                    result.close()
+            finally:
+                if profile:
+                    profile.disable()
+        elapsed, cpu = time.perf_counter() - began, time.thread_time() - cpu
+        with self.lock:
+            self.stats[f"{kind} {seen[0] if seen else '-'}"].append((elapsed, queries[0], queries[1], cpu))
+        if not self.cprofile:
+            self.dump_now_and_then()
+        return [body]
+
+    def dump(self) -> None:
+        """This process's rows (``rows-<pid>.json``) and, when profiling, its merged profiles."""
+        import pstats
+
+        self.out.mkdir(parents=True, exist_ok=True)
+        with self.lock:
+            rows = {kind: list(values) for kind, values in self.stats.items()}
+            merged: dict[str, pstats.Stats] = {}
+            for kind, profile in self.profiles:
+                if kind in merged:
+                    merged[kind].add(profile)
+                else:
+                    merged[kind] = pstats.Stats(profile)
+        (self.out / f"rows-{os.getpid()}.json").write_text(json.dumps(rows), encoding="utf-8")
+        for kind, stats in merged.items():
+            stats.dump_stats(self.out / (re.sub(r"\W+", "_", kind).strip("_") + ".prof"))
+
+    def dump_now_and_then(self) -> None:
+        """Several server processes (gunicorn) cannot all be asked: each writes its rows every few
+        seconds."""
+        if time.monotonic() - self.dumped > 3:
+            self.dumped = time.monotonic()
+            self.dump()
+
+
+def summarize_timings(out: Path) -> None:
+    """Merge every process's rows into ``requests.json`` and print them, costliest first."""
+    rows: dict[str, list] = defaultdict(list)
+    for path in out.glob("rows-*.json"):
+        for kind, values in json.loads(path.read_text(encoding="utf-8")).items():
+            rows[kind] += values
+    summary = {
+        kind: {
+            "count": len(r),
+            "wall_ms_mean": round(1000 * sum(x[0] for x in r) / len(r), 1),
+            "wall_ms_p99": round(1000 * percentile([x[0] for x in r], 99), 1),
+            "queries_mean": round(sum(x[1] for x in r) / len(r), 1),
+            "queries_max": max(x[1] for x in r),
+            "query_ms_mean": round(1000 * sum(x[2] for x in r) / len(r), 1),
+            # CPU time of the request's own thread: its cost, whatever the GIL or a lock made it wait.
+            "cpu_ms_mean": round(1000 * sum(x[3] for x in r) / len(r), 1),
+            "cpu_ms_max": round(1000 * max(x[3] for x in r), 1),
+            "cpu_s_total": round(sum(x[3] for x in r), 2),
+        }
+        for kind, r in rows.items()
+    }
+    (out / "requests.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    print(f"  server side, per kind of request (inside the application; {out}/requests.json):")
+    print(
+        f"  {'kind':<22}{'count':>7}{'CPU ms':>8}{'CPU max':>9}{'CPU s':>8}{'wall ms':>9}{'wall p99':>9}"
+        f"{'queries':>8}{'max':>5}{'query ms':>9}"
+    )
+    for kind, v in sorted(summary.items(), key=lambda item: -item[1]["cpu_s_total"]):
+        print(
+            f"  {kind:<22}{v['count']:>7}{v['cpu_ms_mean']:>8}{v['cpu_ms_max']:>9}{v['cpu_s_total']:>8}"
+            f"{v['wall_ms_mean']:>9}{v['wall_ms_p99']:>9}{v['queries_mean']:>8}{v['queries_max']:>5}"
+            f"{v['query_ms_mean']:>9}"
+        )
+
+
+_TIMED = None
+
+
+def timed_application(environ, start_response):
+    """gunicorn's entry point for ``--timings`` on the scale deployment: the project's application
+    wrapped by ProfiledApp (no cProfile), writing to LOADBENCH_TIMINGS."""
+    global _TIMED
+    if _TIMED is None:
+        sys.path.insert(0, str(ROOT))
+        from django.core.wsgi import get_wsgi_application
+
+        _TIMED = ProfiledApp(get_wsgi_application(), Path(os.environ["LOADBENCH_TIMINGS"]), cprofile=False)
+    return _TIMED(environ, start_response)
+
+
+def serve_embedded(port: int, connection_limit: int, mode: str, out: str, threads: int) -> None:
+    """What ``manage.py serve`` does, with waitress's connection limit given and, in ``mode``
+    "profile" or "timings", the application wrapped by ProfiledApp writing to ``out``."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from waitress import serve
+
+    from arbiter.wsgi import application
+
+    call_command("serve", no_serve=True)
+    app = ProfiledApp(application, Path(out), mode == "profile") if mode != "-" else application
+    serve(app, host="0.0.0.0", port=port, threads=threads, ident="arbiter", connection_limit=connection_limit)
+
+
+# -- command line ----------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--deployment", choices=["embedded", "scale"], default="embedded")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--round-seconds", type=int, default=30, help="set on the tournament through the ORM")
+    parser.add_argument(
+        "--join-seconds", type=float, default=15, help="the phones open their links over this"
+    )
+    parser.add_argument(
+        "--pause", type=float, default=3, help="seconds between placing a top and the next draw"
+    )
+    parser.add_argument("--results-timeout", type=float, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--web-workers", type=int, default=4, help="scale: gunicorn worker processes")
+    parser.add_argument("--web-threads", type=int, default=4, help="scale: threads per gunicorn worker")
+    parser.add_argument("--celery-concurrency", type=int, default=2)
+    parser.add_argument("--redis-db", type=int, default=13, help="scale: Redis database number (flushed)")
+    parser.add_argument("--keep", action="store_true", help="keep the database and the work directory")
+    parser.add_argument("--profile", type=Path, help="embedded: profile the server, write to this folder")
+    parser.add_argument(
+        "--connection-limit",
+        type=int,
+        help="embedded: start waitress with this connection limit (default: manage.py serve as shipped)",
+    )
+    parser.add_argument(
+        "--timings",
+        type=Path,
+        help="embedded: time and count queries per kind of request, write to this folder",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=16, help="embedded: waitress threads (serve's default)"
+    )
+    parser.add_argument("--serve-embedded", nargs=5, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve_embedded:
+        port, limit, mode, out, threads = args.serve_embedded
+        serve_embedded(int(port), int(limit), mode, out, int(threads))
+        return 0
+    if (args.profile or args.connection_limit) and args.deployment != "embedded":
+        parser.error("--profile and --connection-limit are for the embedded server")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
