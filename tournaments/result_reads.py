@@ -147,55 +147,46 @@ class Ranking:
     solos: list[tuple[int, str]]
 
 
+def _rank_row(line, negatif: int, percent, parts: tuple[int, ...]) -> RankRow:
+    entrant = line.entrant
+    return RankRow(
+        rank=line.rank,
+        series_rank=line.series_rank,
+        category_rank=line.category_rank,
+        key=entrant.key,
+        name=entrant.name,
+        table=entrant.table,
+        club=entrant.club,
+        series=entrant.series,
+        category=engine_ranking.category_label(entrant.category),
+        total=line.total,
+        paid=line.paid,
+        negatif=negatif,
+        percent=float(percent),
+        solos=line.solos,
+        warnings=line.warnings,
+        penalty=line.penalty,
+        parts=parts,
+    )
+
+
+def solos_announced(ranking: GameRanking) -> list[tuple[int, str]]:
+    """The game's solos as the arbiter announces them: (round number, player name), §3.5."""
+    return [(index + 1, who.name) for index, who in ranking.solos]
+
+
 def game_rows(ranking: GameRanking) -> Ranking:
     rows = [
-        RankRow(
-            rank=line.rank,
-            series_rank=line.series_rank,
-            category_rank=line.category_rank,
-            key=line.entrant.key,
-            name=line.entrant.name,
-            table=line.entrant.table,
-            club=line.entrant.club,
-            series=line.entrant.series,
-            category=engine_ranking.category_label(line.entrant.category),
-            total=line.total,
-            paid=line.paid,
-            negatif=ranking.negatif(line),
-            percent=float(ranking.percent(line)),
-            solos=line.solos,
-            warnings=line.warnings,
-            penalty=line.penalty,
-            parts=line.rounds,
-        )
-        for line in ranking.lines
+        _rank_row(line, ranking.negatif(line), ranking.percent(line), line.rounds) for line in ranking.lines
     ]
-    solos = [(index + 1, who.name) for index, who in ranking.solos]
-    return Ranking(ranking.top, rows, solos)
+    return Ranking(ranking.top, rows, solos_announced(ranking))
 
 
 def tournament_rows(ranking: TournamentRanking) -> Ranking:
+    base = ranking.rules.base
     rows = [
-        RankRow(
-            rank=line.rank,
-            series_rank=line.series_rank,
-            category_rank=line.category_rank,
-            key=line.entrant.key,
-            name=line.entrant.name,
-            table=line.entrant.table,
-            club=line.entrant.club,
-            series=line.entrant.series,
-            category=engine_ranking.category_label(line.entrant.category),
-            total=line.total,
-            paid=line.paid,
-            negatif=ranking.negatif(line),
-            percent=float(line.percent),
-            solos=line.solos,
-            warnings=line.warnings,
-            penalty=line.penalty,
-            parts=tuple(g.based(ranking.rules.base) for g in line.games),
-        )
+        _rank_row(line, ranking.negatif(line), line.percent, tuple(g.based(base) for g in line.games))
         for line in ranking.lines
     ]
-    solos = [(n, name) for game in ranking.games for n, name in game_rows(game).solos]
+    solos = [solo for game in ranking.games for solo in solos_announced(game)]
     return Ranking(ranking.top, rows, solos)

@@ -364,14 +364,12 @@ def _prepared_first(game: Game, position: Position, number: int, order: list[Pla
     typed = parse_word(written["word"])
     tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
     play = evaluate(position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack)
-    same = [
-        i
-        for i, top in enumerate(order)
-        if not isinstance(play, Illegal) and set(top.tiles) == set(play.tiles)
-    ]
-    if not same:
+    if isinstance(play, Illegal):
         return order
-    return [play, *order[: same[0]], *order[same[0] + 1 :]]
+    same = next((i for i, top in enumerate(order) if set(top.tiles) == set(play.tiles)), None)
+    if same is None:
+        return order
+    return [play, *order[:same], *order[same + 1 :]]
 
 
 def _position(game: Game, rnd: Round) -> Position:
@@ -382,6 +380,9 @@ def _position(game: Game, rnd: Round) -> Position:
 
 
 def _board_before(game: Game, rnd: Round) -> Board:
+    if rnd.status != Round.Status.PLACED:
+        # Its top is not on the board yet, so no later round has been drawn: the board is as it is.
+        return Board(game.board)
     cells = list(game.board)
     later = game.rounds.filter(status=Round.Status.PLACED, number__gte=rnd.number).values_list(
         "placed", flat=True
@@ -481,11 +482,12 @@ def _grade_early(round_id: int, slip_text: str) -> dict:
     rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
     if rnd is None or rnd.status != Round.Status.RUNNING or rnd.top_state != Round.TopState.READY:
         return {}
-    # While the clock runs, the board is the one the players see: no later top is on it yet.
-    lexicon = engine_lexicon(rnd.game.tournament.lexicon)
-    position = Position(Board(rnd.game.board), tuple(rnd.tiles), lexicon, first_move=rnd.number == 1)
-    result = grade_text(position, slip_text, Mode(rnd.game.tournament.grading), top=rnd.top_score)
-    return _grade_fields(result)
+    return _grade_fields(_grade(rnd, _position(rnd.game, rnd), slip_text))
+
+
+def _grade(rnd: Round, position: Position, slip_text: str) -> Grade:
+    """A slip graded by the tournament's setting against the round's top (§3.4)."""
+    return grade_text(position, slip_text, Mode(rnd.game.tournament.grading), top=rnd.top_score)
 
 
 def _parse_player_slip(text: str):
@@ -543,12 +545,11 @@ def _grade_all(rnd: Round) -> None:
     if rnd.top_state != Round.TopState.READY:
         rnd = round_compute_top(round_id=rnd.pk)
     position = _position(rnd.game, rnd)
-    mode = Mode(rnd.game.tournament.grading)
     grades: dict[str, Grade] = {}  # many players hand in the same slip (the top): grade it once
     for sub in rnd.submissions.filter(graded_at__isnull=True):
         text = sub.slip_text()
         if text not in grades:
-            grades[text] = grade_text(position, text, mode, top=rnd.top_score)
+            grades[text] = _grade(rnd, position, text)
         _store_grade(sub, grades[text])
 
 
@@ -594,9 +595,7 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
                 setattr(sub, key, value)
             sub.entered_by = user
             sub.save(update_fields=[*fields, "entered_by"])
-        position = _position(rnd.game, rnd)
-        mode = Mode(rnd.game.tournament.grading)
-        _store_grade(sub, grade_text(position, sub.slip_text(), mode, top=rnd.top_score))
+        _store_grade(sub, _grade(rnd, _position(rnd.game, rnd), sub.slip_text()))
         SubmissionChange.objects.create(submission=sub, changed_by=user, before=before, after=_slip_json(sub))
         Round.objects.filter(pk=rnd.pk).update(version=rnd.version + 1)
     return sub

@@ -89,7 +89,7 @@ def _game_title(game: Game) -> str:
 # -- rankings ------------------------------------------------------------------------------------
 
 
-def _row(line, rank_line, negatif: int, percent, lang: str) -> RankingRow:
+def _row(line, negatif: int, percent, lang: str) -> RankingRow:
     return RankingRow(
         rank=line.rank,
         series_rank=line.series_rank,
@@ -103,8 +103,8 @@ def _row(line, rank_line, negatif: int, percent, lang: str) -> RankingRow:
         paid=line.paid,
         negatif=negatif,
         percent=round(float(percent), 2),
-        percent_total=round(float(rank_line.percent_total), 2),
-        percent_paid=round(float(rank_line.percent_paid), 2),
+        percent_total=round(float(line.percent_total), 2),
+        percent_paid=round(float(line.percent_paid), 2),
         solos=line.solos,
         warnings=line.warnings,
         penalty=line.penalty,
@@ -112,13 +112,7 @@ def _row(line, rank_line, negatif: int, percent, lang: str) -> RankingRow:
 
 
 def ranking_rows(ranking: GameRanking, lang: str) -> tuple[RankingRow, ...]:
-    return tuple(
-        _row(line, line, ranking.negatif(line), ranking.percent(line), lang) for line in ranking.lines
-    )
-
-
-def solos_announced(ranking: GameRanking) -> tuple[tuple[int, str], ...]:
-    return tuple((index + 1, who.name) for index, who in ranking.solos)
+    return tuple(_row(line, ranking.negatif(line), ranking.percent(line), lang) for line in ranking.lines)
 
 
 def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
@@ -127,7 +121,7 @@ def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
         header=header(tournament, _game_title(game)),
         top=ranking.top,
         rows=ranking_rows(ranking, tournament.sheet_language),
-        solos=solos_announced(ranking),
+        solos=tuple(result_reads.solos_announced(ranking)),
     )
 
 
@@ -136,22 +130,18 @@ def tournament_ranking_sheet(
 ) -> RankingSheet:
     ranking = ranking or result_reads.tournament_ranking(tournament)
     lang = tournament.sheet_language
-    rows = tuple(_row(line, line, ranking.negatif(line), line.percent, lang) for line in ranking.lines)
+    rows = tuple(_row(line, ranking.negatif(line), line.percent, lang) for line in ranking.lines)
     return RankingSheet(header=header(tournament, gettext("Classement général")), top=ranking.top, rows=rows)
 
 
 # -- the game sheet ------------------------------------------------------------------------------
 
 
-def _placed_rounds(game: Game) -> list[Round]:
-    return list(game.rounds.filter(status=Round.Status.PLACED).order_by("number", "attempt"))
-
-
 def game_sheet(game: Game) -> GameSheet:
     """Every round as announced (reliquat + new letters, rejected draws marked) with its top, and the
     final board (§5)."""
     rounds, cumulated = [], 0
-    for rnd in _placed_rounds(game):
+    for rnd in exports.placed_rounds(game):
         cumulated += rnd.placed["score"]
         rounds.append(
             GameRound(
@@ -242,18 +232,16 @@ def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> Ca
 # -- merged results of several clubs (§5) --------------------------------------------------------
 
 
-def merged_ranking(merged: MergedResults) -> GameRanking:
-    files = [(f["name"], f["data"].encode("utf-8")) for f in merged.files]
-    return exports.merged_ranking(exports.results_merge(files))
+def merged_results(merged: MergedResults) -> exports.Merged:
+    """The clubs' files kept with the merge, read again (they were checked when it was made)."""
+    return exports.results_merge([(f["name"], f["data"].encode("utf-8")) for f in merged.files])
 
 
-def merged_ranking_pdf(merged: MergedResults) -> tuple[str, str, bytes]:
-    files = [(f["name"], f["data"].encode("utf-8")) for f in merged.files]
-    result = exports.results_merge(files)
-    ranking = exports.merged_ranking(result)
+def merged_ranking_pdf(result: exports.Merged, ranking: GameRanking) -> tuple[str, str, bytes]:
     head = merged_header(result)
+    rows = ranking_rows(ranking, head.lang)
     sheet = RankingSheet(
-        header=head, top=ranking.top, rows=ranking_rows(ranking, head.lang), solos=solos_announced(ranking)
+        header=head, top=ranking.top, rows=rows, solos=tuple(result_reads.solos_announced(ranking))
     )
     return render.ranking_sheet(sheet)
 

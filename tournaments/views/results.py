@@ -31,24 +31,21 @@ def _game(pk: int) -> Game:
     return get_object_or_404(Game.objects.select_related("tournament__lexicon"), pk=pk)
 
 
-def _game_results_context(game: Game) -> dict:
-    return {
-        "game": game,
-        "tournament": game.tournament,
-        "ranking": result_reads.game_rows(result_reads.game_ranking(game)),
-        "key": result_reads.results_key(game.tournament_id),
-        "poll": "tournaments:game_results",
-        "poll_pk": game.pk,
-    }
-
-
 @login_required
 def game_results(request, pk: int):
     """The game's ranking, redrawn after every round (htmx polls the results key)."""
     game = _game(pk)
-    if request.htmx and request.GET.get("v") == result_reads.results_key(game.tournament_id):
+    key = result_reads.results_key(game.tournament_id)
+    if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
-    context = _game_results_context(game)
+    context = {
+        "game": game,
+        "tournament": game.tournament,
+        "ranking": result_reads.game_rows(result_reads.game_ranking(game)),
+        "key": key,
+        "poll": "tournaments:game_results",
+        "poll_pk": game.pk,
+    }
     if request.htmx:
         return render(request, "tournaments/partials/_results.html", context)
     context["printouts"] = game.printouts.all()[:5]
@@ -62,7 +59,7 @@ def tournament_results(request, pk: int):
     key = result_reads.results_key(tournament.pk)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
-    ranking = result_reads.tournament_ranking(tournament)
+    ranking = result_reads.tournament_ranking_shared(tournament)
     context = {
         "tournament": tournament,
         "ranking": result_reads.tournament_rows(ranking),
@@ -164,7 +161,7 @@ def merge_create(request):
 @login_required
 def merge_detail(request, pk: int):
     merged = get_object_or_404(MergedResults, pk=pk)
-    ranking = sheets.merged_ranking(merged)
+    ranking = exports.merged_ranking(sheets.merged_results(merged))
     return render(
         request,
         "tournaments/merge_detail.html",
@@ -179,7 +176,8 @@ def merge_detail(request, pk: int):
 @login_required
 def merge_export(request, pk: int, what: str):
     merged = get_object_or_404(MergedResults, pk=pk)
-    ranking = sheets.merged_ranking(merged)
+    result = sheets.merged_results(merged)
+    ranking = exports.merged_ranking(result)
     if what == "pdf":
-        return _download(*sheets.merged_ranking_pdf(merged), inline=True)
+        return _download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
     return _ranking_export(what, ranking, f"fusion-{merged.pk}", "fr")
