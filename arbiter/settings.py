@@ -108,9 +108,17 @@ _default_db = f"sqlite:///{VAR_DIR / 'arbiter.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(env_str("DATABASE_URL", _default_db), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing, and take the write lock up front so
-    # two arbiter tabs cannot both read "no rack yet" and then both write one.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # two arbiter tabs cannot both read "no rack yet" and then both write one.  Write-ahead log:
+    # the phones' reads never wait for a slip being written, nor a slip for them (synchronous stays
+    # FULL: a slip the phone was told is received survives a power cut).
+    # Each server thread keeps its connection (scripts/loadbench.py: opening one per request cost
+    # more than the query).
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     # Tests use a file too, so they lock the way the laptop's database does; one per test run.
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"arbiter-test-{os.getpid()}.sqlite3")
@@ -189,6 +197,9 @@ TOP_REQUEUE_SECONDS = 15
 # Without a broker, a printout is built in a thread of the web process so its page shows the progress;
 # off, it is built inside the request that asks for it (the tests' default).
 PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)
+# Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
+# process's own writes are seen at once; tournaments/player_reads.py).  The tests set 0.
+POLL_MEMO_SECONDS = 0.5
 
 LOGGING = {
     "version": 1,

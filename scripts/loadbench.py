@@ -63,6 +63,8 @@ PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 USER_AGENT = "Mozilla/5.0 (Linux; Android 14) loadbench"
 ARBITER = ("loadbench", "loadbench-secret-1")
 DUMP_PATH = "/__loadbench__/dump"
+#: ``manage.py serve``'s connection limit (tournaments/management/commands/serve.py).
+SERVE_CONNECTION_LIMIT = 1000
 
 # -- measurements ----------------------------------------------------------------------------------
 
@@ -630,7 +632,8 @@ class Deployment:
     def _start_embedded(self) -> None:
         args = self.args
         if args.profile or args.timings or args.connection_limit:
-            limit, out = str(args.connection_limit or 100), str(args.profile or args.timings or "-")
+            limit = str(args.connection_limit or SERVE_CONNECTION_LIMIT)
+            out = str(args.profile or args.timings or "-")
             mode = "profile" if args.profile else "timings" if args.timings else "-"
             command = [sys.executable, __file__, "--serve-embedded", str(self.port), limit, mode, out]
             command.append(str(args.threads))
@@ -1210,13 +1213,16 @@ def serve_embedded(port: int, connection_limit: int, mode: str, out: str, thread
 
     django.setup()
     from django.core.management import call_command
-    from waitress import serve
 
     from arbiter.wsgi import application
+    from tournaments import arrival
 
     call_command("serve", no_serve=True)
     app = ProfiledApp(application, Path(out), mode == "profile") if mode != "-" else application
-    serve(app, host="0.0.0.0", port=port, threads=threads, ident="arbiter", connection_limit=connection_limit)
+    server = arrival.create_server(
+        app, host="0.0.0.0", port=port, threads=threads, ident="arbiter", connection_limit=connection_limit
+    )
+    server.run()
 
 
 # -- command line ----------------------------------------------------------------------------------

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db.models.signals import post_delete
 from django.utils import timezone
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
 from engine.notation import NotationError, parse_slip
-from tournaments import result_reads
+from tournaments import memo, result_reads
 from tournaments.models import Game, Player, Round, Submission
 from tournaments.selectors import premium_class
 
@@ -67,20 +69,61 @@ class Signature:
 
 
 def round_signature(tournament_id: int, now=None) -> Signature:
-    """One query: the current round's id and version, the game's state, and the clock."""
+    """The current round's id and version, the game's state, and the clock (no query while the
+    round is remembered: ``current_round_recent``)."""
     now = now or timezone.now()
-    row = (
-        _current(tournament_id)
-        .values("pk", "version", "status", "deadline", "game__status", "game__tournament__grace_seconds")
-        .first()
-    )
-    if row is None:
+    rnd = current_round_recent(tournament_id)
+    if rnd is None:
         return Signature(0, "0.0.p", False, None)
-    ended = "e" if row["game__status"] == Game.Status.ENDED else "p"
-    running = row["status"] == Round.Status.RUNNING
-    due = running and now > row["deadline"] + timedelta(seconds=row["game__tournament__grace_seconds"])
-    remaining = max(0.0, (row["deadline"] - now).total_seconds()) if running else None
-    return Signature(row["pk"], f"{row['pk']}.{row['version']}.{ended}", due, remaining)
+    running = rnd.status == Round.Status.RUNNING
+    due = running and now > rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
+    remaining = max(0.0, (rnd.deadline - now).total_seconds()) if running else None
+    return Signature(rnd.pk, signature_of(rnd), due, remaining)
+
+
+_rounds: memo.Recent[Round | None] = memo.Recent()
+
+
+def current_round_recent(tournament_id: int) -> Round | None:
+    """``current_round`` as read at most ``settings.POLL_MEMO_SECONDS`` ago (``tournaments.memo``):
+    the whole room asks for it at once.  Read it, never change it."""
+    return _rounds.get(tournament_id, lambda: current_round(tournament_id))
+
+
+#: Tokens remembered before the memo starts again (a few tournaments' players).
+TOKENS_KEPT = 20_000
+_player_ids: dict[str, tuple[int, int]] = {}
+_player_ids_lock = threading.Lock()
+
+
+def player_ids(token: str) -> tuple[int, int] | None:
+    """``(player id, tournament id)`` of a join link's token, or None when it names no player.  A
+    token's player and tournament never change: the process remembers them, and the 2-second poll
+    that finds nothing new costs no query."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return None
+    known = _player_ids.get(token)
+    if known is not None:
+        return known
+    row = Player.objects.filter(token=token).values_list("pk", "tournament_id").first()
+    if row is None:
+        return None  # not remembered: the player may be registered in a moment
+    with _player_ids_lock:
+        if len(_player_ids) >= TOKENS_KEPT:
+            _player_ids.clear()
+        _player_ids[token] = row
+    return row
+
+
+def forget_players() -> None:
+    _player_ids.clear()
+
+
+def _forget_player(instance, **_kwargs) -> None:
+    _player_ids.pop(instance.token, None)
+
+
+post_delete.connect(_forget_player, sender=Player, dispatch_uid="forget-deleted-player")
 
 
 def round_of_tournament(tournament_id: int, raw: str) -> int | None:
@@ -286,7 +329,7 @@ def player_submission(player: Player, rnd: Round | None) -> Submission | None:
 
 def player_screen(player: Player, now=None) -> Screen:
     now = now or timezone.now()
-    rnd = current_round(player.tournament_id)
+    rnd = current_round_recent(player.tournament_id)
     phase = _phase(rnd)
     sub = player_submission(player, rnd)
     remaining = None

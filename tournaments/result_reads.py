@@ -15,6 +15,7 @@ from django.db.models import Max, Sum
 
 from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameRanking, GameScores, Rules, Score, TournamentRanking
+from tournaments import memo
 from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 
 log = logging.getLogger(__name__)
@@ -86,12 +87,24 @@ def tournament_ranking(tournament: Tournament) -> TournamentRanking:
     return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
 
 
+#: Rankings this process computed or fetched, by their key (which names their content): the room's
+#: phones read it without unpickling it from the cache each time.
+_rankings: dict[str, TournamentRanking] = {}
+RANKINGS_KEPT = 16
+_results_keys: memo.Recent[str] = memo.Recent()
+
+
 def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
     """The tournament's ranking, computed once per change and shared by every request that shows it:
-    after a round every phone asks for its standing at the same moment."""
+    after a round every phone asks for its standing at the same moment.  Its key is read at most
+    ``settings.POLL_MEMO_SECONDS`` ago (``tournaments.memo``)."""
     rules = repr(rules_of(tournament)).encode()
-    digest = hashlib.sha1(rules + results_key(tournament.pk).encode()).hexdigest()
+    changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
+    digest = hashlib.sha1(rules + changes.encode()).hexdigest()
     key = f"ranking:{tournament.pk}:{digest}"
+    ranking = _rankings.get(key)
+    if ranking is not None:
+        return ranking
     try:
         ranking = cache.get(key)
     except Exception:  # the cache is Redis and Redis is down: the ranking is still right, only slower
@@ -101,7 +114,14 @@ def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
         ranking = tournament_ranking(tournament)
         with contextlib.suppress(Exception):
             cache.set(key, ranking, RANKING_SECONDS)
+    if len(_rankings) >= RANKINGS_KEPT:
+        _rankings.clear()
+    _rankings[key] = ranking
     return ranking
+
+
+def forget_rankings() -> None:
+    _rankings.clear()
 
 
 def results_key(tournament_id: int) -> str:

@@ -30,7 +30,7 @@ from engine.movegen import Position, find_tops
 from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, parse_word, rack_text
 from engine.play import Play
 from engine.scoring import Illegal, apply, evaluate
-from tournaments import selectors
+from tournaments import arrival, selectors
 from tournaments.lexicons import engine_lexicon, engine_lexicon_from_path
 from tournaments.models import (
     Game,
@@ -517,11 +517,15 @@ def _late(rnd: Round) -> ServiceError:
 
 def round_close_if_due(*, round_id: int, now=None) -> Round:
     """Close a running round whose deadline and grace have passed (any request may call this: the
-    round closes on time even with no worker and after a restart)."""
+    round closes on time even with no worker and after a restart), once the slips that reached the
+    server in time are stored (``arrival``)."""
     now = now or timezone.now()
     rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
-    grace = timedelta(seconds=rnd.game.tournament.grace_seconds)
-    if rnd.status == Round.Status.RUNNING and now > rnd.deadline + grace:
+    if rnd.status != Round.Status.RUNNING:
+        return rnd
+    cutoff = rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
+    # Slips that reached this server by the cutoff but wait for a thread are still to be stored.
+    if now > cutoff and arrival.wait_is_over(cutoff, now):
         return round_close(round_id=round_id, now=now)
     return rnd
 

@@ -44,10 +44,26 @@ def _printouts_in_request(settings):
 
 
 @pytest.fixture(autouse=True)
+def _polls_read_afresh(settings):
+    """The phones' polls read the round state afresh: tests move deadlines by hand (the memo has
+    its own tests in test_views_player.py)."""
+    settings.POLL_MEMO_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
-    """Rolled-back tests reuse ids, so a ranking cached by one test must not be found by the next."""
+    """Rolled-back tests reuse ids, so a ranking cached by one test must not be found by the next,
+    nor a round state remembered by the phones' poll."""
     from django.core.cache import cache
 
-    cache.clear()
+    from tournaments import memo, player_reads, result_reads
+
+    def forget():
+        cache.clear()
+        memo.forget_all()
+        player_reads.forget_players()
+        result_reads.forget_rankings()
+
+    forget()
     yield
-    cache.clear()
+    forget()

@@ -262,6 +262,52 @@ def test_the_poll_answers_204_when_nothing_changed_cheaply(
     assert 0 < float(response["X-Remaining"]) <= 180
 
 
+def test_a_room_polling_within_the_memo_window_reads_nothing_from_the_database(
+    client, players, game, settings, django_assert_num_queries
+):
+    """300 phones poll 150 times a second: the process remembers the token's player and the round
+    state for ``POLL_MEMO_SECONDS``, so "nothing changed" costs no query."""
+    settings.POLL_MEMO_SECONDS = 60
+    _running(game)
+    signatures = [_signature(client.get(_page(p)).content.decode()) for p in players]
+    for player, signature in zip(players, signatures, strict=True):
+        client.get(_status_url(player), {"s": signature}, **HTMX)  # each token read once
+    with django_assert_num_queries(0):
+        answers = [
+            client.get(_status_url(p), {"s": s}, **HTMX) for p, s in zip(players, signatures, strict=True)
+        ]
+    assert [a.status_code for a in answers] == [204] * len(players)
+    assert all(0 < float(a["X-Remaining"]) <= 180 for a in answers)
+
+
+def test_the_memo_forgets_at_once_what_this_process_writes_and_the_rest_after_its_window(
+    client, players, game, settings
+):
+    settings.POLL_MEMO_SECONDS = 60
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    signature = _signature(client.get(_page(players[0])).content.decode())
+    assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 204
+    services.round_start(round_id=rnd.pk)  # a save in this process: seen by the next poll
+    started = client.get(_status_url(players[0]), {"s": signature}, **HTMX)
+    assert started.status_code == 200 and 'data-phase="running"' in started.content.decode()
+    signature = _signature(started.content.decode())
+    # Written behind this process's back (another web process, a worker): unseen within the window...
+    Round.objects.filter(pk=rnd.pk).update(version=rnd.version + 5)
+    assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 204
+    settings.POLL_MEMO_SECONDS = 0  # ...and seen once it has passed
+    assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 200
+
+
+def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tournament):
+    token = "Zz" * 16
+    unknown = client.get(reverse("tournaments:player_status", kwargs={"token": token}), **HTMX)
+    assert unknown.status_code == 404
+    late = services.player_register(tournament=tournament, name="Dora", table_number=9)
+    late.token = token
+    late.save(update_fields=["token"])
+    assert player_reads.player_ids(token) == (late.pk, tournament.pk)
+
+
 def test_the_poll_brings_the_new_state_when_the_round_changes(client, players, game):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     html = client.get(_page(players[0])).content.decode()

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import player_reads, ratelimit, services
+from tournaments import arrival, player_reads, ratelimit, services
 from tournaments.models import Grading
 from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
@@ -36,14 +36,14 @@ def _unknown(request):
 _guarded = ratelimit.guard_token(SESSION_KEY)
 
 
-def _close_if_due(player) -> player_reads.Signature:
+def _close_if_due(tournament_id: int) -> player_reads.Signature:
     """Any screen showing a running round closes it once its time is up: no worker needed.  The
     service is called only when the clock says the round is due, so an idle poll stays cheap."""
-    signature = player_reads.round_signature(player.tournament_id)
+    signature = player_reads.round_signature(tournament_id)
     if not signature.due:
         return signature
     services.round_close_if_due(round_id=signature.round_id)
-    return player_reads.round_signature(player.tournament_id)
+    return player_reads.round_signature(tournament_id)
 
 
 def _context(player, **extra) -> dict:
@@ -66,7 +66,7 @@ def player_page(request, token: str):
         return _unknown(request)
     if request.session.get(SESSION_KEY) != player.token:
         request.session[SESSION_KEY] = player.token
-    _close_if_due(player)
+    _close_if_due(player.tournament_id)
     context = _context(player)
     if request.htmx:
         return _status_response(request, context)
@@ -86,16 +86,20 @@ def player_me(request):
 @_guarded
 def player_status(request, token: str):
     """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
-    follows the server's clock, never its own), else the status area and the board."""
-    player = player_reads.player_by_token(token)
-    if player is None:
+    follows the server's clock, never its own), else the status area and the board.  The answer
+    "nothing changed" reads nothing from the database, most of the time (``player_reads``)."""
+    ids = player_reads.player_ids(token)
+    if ids is None:
         return _unknown(request)
-    signature = _close_if_due(player)
+    signature = _close_if_due(ids[1])
     if request.GET.get("s") == signature.key:
         response = HttpResponse(status=204)
         if signature.remaining is not None:
             response["X-Remaining"] = f"{signature.remaining:.1f}"
         return response
+    player = player_reads.player_by_token(token)
+    if player is None:
+        return _unknown(request)
     return _status_response(request, _context(player))
 
 
@@ -157,7 +161,11 @@ def player_submit(request, token: str):
         if round_id is None:
             raise ServiceError("slip_round_not_running")
         services.submission_record(
-            player=player, round_id=round_id, text=text, request_id=_request_id(request.POST, text)
+            player=player,
+            round_id=round_id,
+            text=text,
+            request_id=_request_id(request.POST, text),
+            now=arrival.received_at(request),
         )
     except ServiceError as refusal:
         error = refusal.message.text(interface_language())

@@ -70,14 +70,14 @@ class Command(BaseCommand):
         self.stdout.flush()
         if no_serve:
             return
-        from waitress import serve
-
         from arbiter.wsgi import application
+        from tournaments import arrival
 
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Few threads: one process has one core, and
-        # more threads only add switching (scripts/loadbench.py measured 4 against 16).
-        serve(
+        # more threads only add switching (scripts/loadbench.py measured 4 against 16).  Requests are
+        # stamped on arrival: a slip queued for a thread in the last second is not late.
+        server = arrival.create_server(
             application,
             host="0.0.0.0",
             port=port,
@@ -85,3 +85,4 @@ class Command(BaseCommand):
             connection_limit=CONNECTION_LIMIT,
             ident="arbiter",
         )
+        server.run()

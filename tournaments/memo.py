@@ -1,0 +1,82 @@
+"""What every phone of a room asks for at the same moment, remembered by the web process for a moment.
+
+300 phones poll every 2 seconds, and when a round changes state they all ask for the new screen
+within those 2 seconds: the same current round, the same ranking key.  Each ``Recent`` memo keeps
+such a value for ``settings.POLL_MEMO_SECONDS`` (half a second), so a room costs a couple of queries
+a second instead of hundreds (scripts/loadbench.py).
+
+Nothing shown is older than that window: a save of a round, a game, a tournament, a player or a
+correction in this process forgets every memo at once (the embedded server is a single process, so
+its phones see the change on their next poll), and a change made by another process (a Celery
+worker, another gunicorn worker) is read again once the window has passed.  A slip's save forgets
+nothing: slips change neither the round state nor the ranking until the round closes, and the last
+seconds of a round are when the memo matters most.
+
+Values are shared between threads: they are read, never changed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
+T = TypeVar("T")
+
+#: Entries a memo keeps before it starts again (a few tournaments' worth).
+ENTRIES_KEPT = 1000
+
+_memos: list[Recent] = []
+
+
+class Recent(Generic[T]):
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: dict[Hashable, tuple[float, T]] = {}
+        # Moved by every forget: a value read from the database before a forget is not kept after it.
+        self._generation = 0
+        _memos.append(self)
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        now = time.monotonic()
+        hit = self._values.get(key)
+        if hit is not None and now - hit[0] < settings.POLL_MEMO_SECONDS:
+            return hit[1]
+        generation = self._generation
+        value = compute()
+        with self._lock:
+            if generation == self._generation:
+                if len(self._values) >= ENTRIES_KEPT:
+                    self._values.clear()
+                self._values[key] = (now, value)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._values.clear()
+
+
+def forget_all() -> None:
+    """Every memo forgotten (tests: rolled-back tests reuse the ids)."""
+    for memo in _memos:
+        memo.clear()
+
+
+def _forget(**_kwargs) -> None:
+    # Now (the transaction's own reads) and once committed (a poll in between read the old state).
+    forget_all()
+    transaction.on_commit(forget_all)
+
+
+def connect(*models) -> None:
+    """Forget every memo when one of ``models`` is saved or deleted in this process."""
+    for model in models:
+        label = model._meta.label
+        post_save.connect(_forget, sender=model, dispatch_uid=f"memo-forget-saved-{label}")
+        post_delete.connect(_forget, sender=model, dispatch_uid=f"memo-forget-deleted-{label}")

@@ -1,0 +1,58 @@
+"""The boards' 225 squares, written in Python: drawn by the template language they cost a phone's
+request about 8 ms (scripts/loadbench.py), and after each round every phone of the room asks for one."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+def _text(value: str) -> str:
+    """Letters and square names are plain ASCII letters and digits; anything else is escaped."""
+    return value if value.isascii() and value.isalnum() else escape(value)
+
+
+@register.simple_tag
+def player_board_cells(cells) -> SafeString:
+    """The phone's board squares (``player_reads.Cell``), each row led by its letter."""
+    out = []
+    for cell in cells:
+        if cell.row_label:
+            out.append(f'<span class="lab">{_text(cell.row_label)}</span>')
+        classes = "c " + cell.premium
+        if cell.letter:
+            classes += " t"
+        if cell.blank:
+            classes += " b"
+        if cell.mark:
+            classes += " " + cell.mark
+        if cell.last:
+            classes += " last"
+        out.append(f'<span class="{escape(classes)}" data-sq="{cell.sq}">{_text(cell.letter)}</span>')
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def board_rows(board) -> SafeString:
+    """The arbiter's and the projector's squares (``selectors.Cell`` rows), with the tiles' values."""
+    out = []
+    for row in board:
+        out.append(f'<span class="head">{_text(row[0].name[:1])}</span>')
+        for cell in row:
+            classes = "sq " + cell.premium if cell.premium else "sq"
+            content = ""
+            if cell.letter:
+                classes += " tile"
+                if cell.blank:
+                    classes += " blank"
+                if cell.last:
+                    classes += " last"
+                content = _text(cell.letter)
+                if not cell.blank:
+                    content += f"<sub>{cell.value}</sub>"
+            out.append(f'<span class="{escape(classes)}" title="{_text(cell.name)}">{content}</span>')
+        out.append("\n  ")
+    return mark_safe("".join(out))
