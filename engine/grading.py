@@ -145,9 +145,12 @@ def grade(
         return _zero(ZeroReason.WORD, "grade_zero_word", word=alphabet.codes_word(letters))
     rack = tuple(position.rack)
     first = position.is_first_move
-    placements = word_placements(position.board, position.lexicon, letters, rack, first_move=first)
+
+    def placements(refs=None) -> list[Play]:
+        return word_placements(position.board, position.lexicon, letters, rack, first_move=first, refs=refs)
+
     if first:
-        result = _grade_first(position, slip, mode, placements)
+        result = _grade_first(position, slip, mode, placements())
     else:
         result = _grade_placed(position, slip, mode, placements)
     return _check_top(position, slip, mode, top, result)
@@ -177,13 +180,16 @@ def _grade_first(position: Position, slip: SlipText, mode: Mode, placements: lis
     return _paid(play, slip, mode, reversed_ref=False, blank_fault=blank_fault)
 
 
-def _grade_placed(position: Position, slip: SlipText, mode: Mode, placements: list[Play]) -> Grade:
+def _grade_placed(position: Position, slip: SlipText, mode: Mode, placements_at) -> Grade:
+    """``placements_at(refs)``: the word's placements at those references, or everywhere (None).
+    A slip read at its own reference (most are) is graded without searching the whole board."""
     if slip.ref is not None:
         for ref, reversed_ref in ((slip.ref, False), (slip.ref.reversed(), True)):
-            at_ref = [p for p in placements if p.ref == ref]
+            at_ref = placements_at((ref,))
             if at_ref:
                 play, blank_fault = _reading(at_ref, slip.word)
                 return _paid(play, slip, mode, reversed_ref=reversed_ref, blank_fault=blank_fault)
+    placements = placements_at(None)
     if mode is Mode.FISF and slip.score is not None:
         matching = [p for p in placements if p.score == slip.score]
         if matching:

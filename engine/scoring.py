@@ -286,7 +286,13 @@ def apply(board: Board, play: Play) -> None:
 
 
 def word_placements(
-    board: Board, lexicon: Lexicon, letters: Sequence[int], rack: Sequence[int], *, first_move: bool = False
+    board: Board,
+    lexicon: Lexicon,
+    letters: Sequence[int],
+    rack: Sequence[int],
+    *,
+    first_move: bool = False,
+    refs: Iterable[Ref] | None = None,
 ) -> list[Play]:
     """Every legal placement of the word ``letters`` (1..26) with tiles from ``rack``.
 
@@ -294,6 +300,8 @@ def word_placements(
     §3.3.4), and every choice of new letters played with blanks, whether or
     not the rack holds the real letter.  A one-tile placement that reads the
     word both ways appears once per direction (same ``key``, two references).
+    ``refs`` limits the search to those references (the placements found there
+    are the same): grading a slip at its own reference needs no other.
     """
     letters = tuple(letters)
     rack = tuple(rack)
@@ -303,8 +311,9 @@ def word_placements(
         raise ValueError(f"a rack holds at most {MAX_BLANKS} blanks")
     if len(letters) < 2 or letters not in lexicon:
         return []
+    refs = _refs(first_move) if refs is None else [r for r in refs if _allowed(r, first_move)]
     plays = []
-    for ref in _refs(first_move):
+    for ref in refs:
         free = _free_positions(board, ref, letters, len(rack))
         if free is None:
             continue
@@ -316,6 +325,11 @@ def word_placements(
                 break
             plays.append(result)
     return plays
+
+
+def _allowed(ref: Ref, first_move: bool) -> bool:
+    """Whether ``_refs`` would give ``ref``."""
+    return (ref.horizontal or not first_move) and 0 <= ref.row < SIZE and 0 <= ref.col < SIZE
 
 
 def _refs(first_move: bool) -> Iterator[Ref]:

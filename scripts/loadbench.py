@@ -54,7 +54,7 @@ import urllib.parse
 import uuid
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +78,11 @@ class Sample:
 
 
 SAMPLES: list[Sample] = []
+#: The arbiter's actions (draw, start the clock, place the top): path, sent, answered.  Every phone's
+#: next poll brings the new screen.
+ACTIONS: list[tuple[str, float, float]] = []
+#: Polls sent this long after an arbiter's action are counted as "after an arbiter's action".
+AFTER_ACTION_SECONDS = 3.0
 LAG: list[float] = []  # how late the client sent each request against its schedule
 COUNTS: Counter = Counter()
 
@@ -542,12 +547,14 @@ class Arbiter:
     async def post(self, path: str, **fields) -> str:
         headers = {"HX-Request": "true", "HX-Target": "live", "X-CSRFToken": self.csrf}
         form = {"csrfmiddlewaretoken": self.csrf, **fields}
+        sent = time.time()
         reply = await self.browser.request("arbiter: action", "POST", path, form=form, headers=headers)
         if reply is None or reply.status != 200:
             raise SystemExit(f"POST {path} failed: {reply.status if reply else 'no answer'}")
         error = ERROR.search(reply.text)
         if error:
             raise SystemExit(f"POST {path} refused: {html.unescape(error.group(1))}")
+        ACTIONS.append((path, sent, time.time()))
         return reply.text
 
 
@@ -970,13 +977,26 @@ def report(args, results: list[RoundResult], deployment: Deployment) -> int:
         buckets[sample.bucket].append(sample)
     for name in sorted(buckets):
         print(latency_line(name, buckets[name]))
-    closing = [
-        s
-        for s in buckets["phone: status poll"]
-        for r in results
-        if r.times["deadline"] <= s.sent <= r.times["deadline"] + (r.last_results or 0)
-    ]
+    closing, after_action, quiet = [], [], []
+    for sample in buckets["phone: status poll"]:
+        if any(
+            r.times["deadline"] <= sample.sent <= r.times["deadline"] + (r.last_results or 0) for r in results
+        ):
+            closing.append(sample)
+        elif any(sent <= sample.sent <= done + AFTER_ACTION_SECONDS for _path, sent, done in ACTIONS):
+            after_action.append(sample)
+        else:
+            quiet.append(sample)
     print(latency_line("phone: status poll, round closing", closing))
+    print(latency_line(f"phone: status poll, {AFTER_ACTION_SECONDS:.0f} s after an action", after_action))
+    print(latency_line("phone: status poll, other times", quiet))
+    if args.timings:
+        dump = {
+            "samples": [asdict(s) for s in SAMPLES],
+            "actions": ACTIONS,
+            "rounds": [r.times for r in results],
+        }
+        (args.timings / "client.json").write_text(json.dumps(dump, default=str))
     lag = [x * 1000 for x in LAG]
     print(f"  client schedule lag p99 {percentile(lag, 99):.0f} ms, max {max(lag, default=0):.0f} ms")
     statuses = Counter(f"{s.bucket} {s.status}" for s in SAMPLES if s.status not in ("200", "204", "302"))
@@ -1110,7 +1130,7 @@ class ProfiledApp:
 
         kind = request_kind(environ)
         profile = self._profile(kind) if self.cprofile else None
-        began, cpu = time.perf_counter(), time.thread_time()
+        began, cpu, wall = time.perf_counter(), time.thread_time(), time.time()
         with connection.execute_wrapper(count):
             if profile:
                 profile.enable()
@@ -1124,7 +1144,7 @@ class ProfiledApp:
                     profile.disable()
         elapsed, cpu = time.perf_counter() - began, time.thread_time() - cpu
         with self.lock:
-            self.stats[f"{kind} {seen[0] if seen else '-'}"].append((elapsed, queries[0], queries[1], cpu))
+            self.stats[f"{kind} {seen[0] if seen else '-'}"].append((elapsed, queries[0], queries[1], cpu, wall))
         if not self.cprofile:
             self.dump_now_and_then()
         return [body]

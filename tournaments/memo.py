@@ -29,7 +29,7 @@ from django.db.models.signals import post_delete, post_save
 T = TypeVar("T")
 
 #: Entries a memo keeps before it starts again (a few tournaments' worth).
-ENTRIES_KEPT = 1000
+ENTRIES_KEPT = 5000
 
 _memos: list[Recent] = []
 

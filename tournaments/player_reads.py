@@ -3,6 +3,7 @@ slip.  Before the deadline nothing here says whether a slip is valid or what it 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -16,7 +17,7 @@ from engine import alphabet
 from engine.board import CELLS, SIZE
 from engine.notation import NotationError, parse_slip
 from tournaments import memo, result_reads
-from tournaments.models import Game, Player, Round, Submission
+from tournaments.models import Game, Player, Round, Submission, Tournament
 from tournaments.selectors import premium_class
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
@@ -90,6 +91,30 @@ def current_round_recent(tournament_id: int) -> Round | None:
     return _rounds.get(tournament_id, lambda: current_round(tournament_id))
 
 
+_rooms: memo.Recent[dict[int, Player]] = memo.Recent()
+
+
+def _room(tournament_id: int) -> dict[int, Player]:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    players = {}
+    for player in Player.objects.filter(tournament_id=tournament_id):
+        player.tournament = tournament
+        players[player.pk] = player
+    return players
+
+
+def player_by_token_recent(token: str) -> Player | None:
+    """``player_by_token`` as read at most ``settings.POLL_MEMO_SECONDS`` ago: when a round changes
+    state every phone of the room asks for its new screen at once, and the room's players are read
+    in one query for all of them.  Read it, never change it."""
+    ids = player_ids(token)
+    if ids is None:
+        return None
+    player_id, tournament_id = ids
+    player = _rooms.get(tournament_id, lambda: _room(tournament_id)).get(player_id)
+    return player if player is not None else player_by_token(token)
+
+
 #: Tokens remembered before the memo starts again (a few tournaments' players).
 TOKENS_KEPT = 20_000
 _player_ids: dict[str, tuple[int, int]] = {}
@@ -130,6 +155,9 @@ def round_of_tournament(tournament_id: int, raw: str) -> int | None:
     """The id of the round a phone sent, if it is one of the player's tournament."""
     if not re.fullmatch(r"[0-9]{1,18}", raw or ""):
         return None
+    current = current_round_recent(tournament_id)
+    if current is not None and current.pk == int(raw):
+        return current.pk  # the slip's usual round: no query
     rounds = Round.objects.filter(pk=int(raw), game__tournament_id=tournament_id)
     return rounds.values_list("pk", flat=True).first()
 
@@ -289,10 +317,19 @@ class Screen:
     rack: list[RackTile]
     remaining: float | None
     submission: Submission | None
-    cells: list[Cell]
+    #: What the board shows: the game's tiles, the player's slip on them, the last top's tiles.
+    board: list[int]
+    preview: Preview | None = None
+    last_tiles: list | None = None
     top: dict | None = None
     top_words: list[str] = field(default_factory=list)
     standing: Standing | None = None
+
+    @functools.cached_property
+    def cells(self) -> list[Cell]:
+        """The board's 225 cells, worked out only when the board is drawn (phones showing the same
+        board share one drawing: ``views.player._board_html``)."""
+        return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles)
 
     @property
     def clock(self) -> str:
@@ -345,7 +382,8 @@ def player_screen(player: Player, now=None) -> Screen:
         rack=[RackTile(alphabet.char(t), alphabet.VALUES[t]) for t in (rnd.tiles if rnd else [])],
         remaining=remaining,
         submission=sub,
-        cells=board_cells(board or [0] * CELLS, preview),
+        board=board,
+        preview=preview,
     )
     if phase in (Phase.CLOSED, Phase.ENDED):
         _add_results(screen, rnd, board)
@@ -359,7 +397,7 @@ def _add_results(screen: Screen, rnd: Round, board: list[int]) -> None:
         horizontal = top["ref"][0].isalpha()
         if rnd.placed:
             # The top is on the board already: mark its tiles, and read its words there.
-            screen.cells = board_cells(board, None, top["tiles"])
+            screen.preview, screen.last_tiles = None, top["tiles"]
             empty = list(board)
             for sq, _ in top["tiles"]:
                 empty[sq] = 0

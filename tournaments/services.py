@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 import tournaments.messages  # noqa: F401 - registers the sentences of ServiceError
@@ -43,6 +44,33 @@ from tournaments.models import (
 )
 
 logger = logging.getLogger(__name__)
+
+
+#: On SQLite one transaction writes at a time, and a connection that finds the database locked sleeps
+#: in steps of up to 100 ms before it tries again: in the last seconds of a round, slips waited far
+#: longer than the write they waited for (scripts/loadbench.py).  The web process's threads
+#: therefore queue here and take the lock the moment it is free.  Reentrant: a service may call
+#: another inside its transaction.  Other processes (a management command) still meet SQLite's wait.
+_SQLITE_WRITER = threading.RLock()
+#: After this long the thread stops queueing and lets SQLite's own timeout decide.
+_WRITER_WAIT_SECONDS = 20
+
+
+@contextlib.contextmanager
+def _writing():
+    """A write transaction (``transaction.atomic``), queued behind this process's other writers on
+    SQLite."""
+    if connection.vendor != "sqlite":
+        with transaction.atomic():
+            yield
+        return
+    queued = _SQLITE_WRITER.acquire(timeout=_WRITER_WAIT_SECONDS)
+    try:
+        with transaction.atomic():
+            yield
+    finally:
+        if queued:
+            _SQLITE_WRITER.release()
 
 
 class ServiceError(Exception):
@@ -104,9 +132,13 @@ _CSV_HEADERS = {
 }  # fmt: skip
 
 
-@transaction.atomic
 def players_import_csv(*, tournament: Tournament, data: bytes) -> list[Player]:
     """Players from a spreadsheet's CSV (comma or semicolon, UTF-8 or Latin-1); all or nothing."""
+    with _writing():
+        return _players_import(tournament, data)
+
+
+def _players_import(tournament: Tournament, data: bytes) -> list[Player]:
     text = _decode_csv(data)
     dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
     reader = csv.reader(io.StringIO(text), dialect)
@@ -185,7 +217,7 @@ def round_draw(*, game_id: int, expected_number: int, typed: str | None = None) 
     """Draw the rack of round ``expected_number`` (§3.1); the arbiter's screen sends the number it
     shows, so a second tab or a double click draws nothing more."""
     try:
-        with transaction.atomic():
+        with _writing():
             game = Game.objects.select_for_update().get(pk=game_id)
             outcome = _draw_locked(game, expected_number, typed)
     except IntegrityError:
@@ -395,7 +427,7 @@ def _board_before(game: Game, rnd: Round) -> Board:
 
 def round_start(*, round_id: int) -> Round:
     """Start the clock: only once the top is known and a move exists (§3.1.5)."""
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
         if rnd.status == Round.Status.RUNNING:
             return rnd
@@ -458,7 +490,7 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
         "received_at": now,
     }
     fields.update(_grade_early(round_id, Submission(**fields).slip_text()))
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
         _check_open(rnd, player, now)
         existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
@@ -533,7 +565,7 @@ def round_close_if_due(*, round_id: int, now=None) -> Round:
 def round_close(*, round_id: int, now=None) -> Round:
     """End the round and grade every slip (§3.4)."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament__lexicon").get(pk=round_id)
         if rnd.status != Round.Status.RUNNING:
             return rnd
@@ -579,7 +611,7 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
     """The arbiter enters or corrects a slip after the round (a paper slip, a typing slip); the
     change is logged with who and when, and the slip graded again."""
     slip = _parse_player_slip(text)
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
         if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
             raise ServiceError("correct_round_open")
@@ -611,7 +643,7 @@ def _slip_json(sub: Submission) -> dict:
 
 def round_place_top(*, round_id: int, index: int = 0) -> Round:
     """Place one of the tied tops on the board (the proposed one by default, §3.3.5)."""
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().select_related("game").get(pk=round_id)
         if rnd.status == Round.Status.PLACED:
             return rnd
@@ -634,7 +666,7 @@ def round_place_top(*, round_id: int, index: int = 0) -> Round:
 def round_cancel(*, round_id: int) -> DrawOutcome:
     """Cancel a round (§3.1.6): its scores are void, all its tiles go back, a different rack is drawn;
     if none can be, the game ends."""
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
         if rnd.status in (Round.Status.PLACED, Round.Status.CANCELLED):
             raise ServiceError("cancel_not_possible")
@@ -708,7 +740,7 @@ def tournament_create_with_list(
     *, created_by, lexicon: LexiconList | None, list_file: tuple[str, bytes] | None = None, **fields
 ) -> Tournament:
     """A tournament on a stored word list, or on a list the arbiter uploads with the form."""
-    with transaction.atomic():
+    with _writing():
         if list_file is not None:
             name, data = list_file
             lexicon = lexicon_upload(name=name, data=data)
@@ -738,7 +770,7 @@ def submission_correction_undo(*, round_id: int, user) -> Submission | None:
     sub = change.submission
     if change.before is not None:
         return submission_correct(round_id=round_id, player=sub.player, text=change.before["slip"], user=user)
-    with transaction.atomic():
+    with _writing():
         rnd = Round.objects.select_for_update().get(pk=round_id)
         if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
             raise ServiceError("correct_round_open")

@@ -319,6 +319,34 @@ def test_word_not_in_the_lexicon_has_no_placement():
     assert word_placements(Board(), tiny("MOT"), tiles_of("MIT"), rack_tiles("MIT")) == []
 
 
+def test_placements_at_given_references_are_those_the_whole_search_finds_there():
+    board = board_with(("H7", "MOT"))
+    lexicon = tiny("MOT", "MOTS", "OS", "SOT")
+    for word, rack, first in (("MOTS", "S?", False), ("SOT", "ST?", False), ("MOT", "MOT?", True)):
+        everywhere = word_placements(
+            board if not first else Board(), lexicon, tiles_of(word), rack_tiles(rack), first_move=first
+        )
+        assert everywhere
+        for ref in {p.ref for p in everywhere} | {parse_ref("A1"), parse_ref("8H"), parse_ref("O15")}:
+            at_ref = word_placements(
+                board if not first else Board(),
+                lexicon,
+                tiles_of(word),
+                rack_tiles(rack),
+                first_move=first,
+                refs=[ref],
+            )
+            assert at_ref == [p for p in everywhere if p.ref == ref]
+
+
+def test_a_first_move_is_never_found_at_a_vertical_reference_even_when_asked():
+    asked = word_placements(
+        Board(), tiny("MOT"), tiles_of("MOT"), rack_tiles("MOT"), first_move=True, refs=[parse_ref("8H")]
+    )
+    assert asked == []
+    assert word_placements(Board(), tiny("MOT"), tiles_of("MOT"), rack_tiles("MOT"), refs=[parse_ref("8H")])
+
+
 def test_racks_with_more_blanks_than_the_set_are_refused():
     with pytest.raises(ValueError):
         word_placements(Board(), tiny("MOT"), tiles_of("MOT"), rack_tiles("???"))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import player_reads, services
-from tournaments.models import Grading, Round, Submission
+from tournaments.models import Grading, Player, Round, Submission
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -296,6 +296,35 @@ def test_the_memo_forgets_at_once_what_this_process_writes_and_the_rest_after_it
     assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 204
     settings.POLL_MEMO_SECONDS = 0  # ...and seen once it has passed
     assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 200
+
+
+def test_when_a_round_changes_each_phone_costs_one_query_its_own_slip(
+    client, players, game, settings, django_assert_num_queries
+):
+    """After a round every phone asks for its new screen at once: the room's players, the round and
+    the ranking are read once for all of them; each phone then reads only its own slip."""
+    settings.POLL_MEMO_SECONDS = 60
+    rnd = _running(game)
+    for player in players:
+        _post(client, player, rnd, _top(rnd))
+    services.round_close(round_id=rnd.pk)
+    first = client.get(_status_url(players[0]), {"s": "old"}, **HTMX)  # reads the room for everyone
+    assert 'data-phase="closed"' in first.content.decode()
+    for player in players[1:]:
+        with django_assert_num_queries(1):
+            html = client.get(_status_url(player), {"s": "old"}, **HTMX).content.decode()
+        assert 'data-phase="closed"' in html and player.name in html
+
+
+def test_a_player_registered_after_the_room_was_read_is_found(client, players, tournament, game, settings):
+    settings.POLL_MEMO_SECONDS = 60
+    _running(game)
+    assert client.get(_status_url(players[0]), {"s": "old"}, **HTMX).status_code == 200
+    # Registered by another process (bulk_create sends no signal): this process's memo still holds
+    # the room as it was, and the phone is found all the same.
+    (late,) = Player.objects.bulk_create([Player(tournament=tournament, name="Dora", table_number=9)])
+    assert player_reads.player_by_token_recent(late.token) == late
+    assert "Dora" in client.get(_status_url(late), {"s": "old"}, **HTMX).content.decode()
 
 
 def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tournament):

@@ -3,16 +3,18 @@ request about 8 ms (scripts/loadbench.py), and after each round every phone of t
 
 from __future__ import annotations
 
+from html import escape
+
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
 
 def _text(value: str) -> str:
-    """Letters and square names are plain ASCII letters and digits; anything else is escaped."""
-    return value if value.isascii() and value.isalnum() else escape(value)
+    """Letters and square names are plain ASCII letters and digits; anything else is escaped.  The
+    class names come from fixed lists (``selectors.premium_class``, ``player_reads.Cell.mark``)."""
+    return value if not value or (value.isascii() and value.isalnum()) else escape(value)
 
 
 @register.simple_tag
@@ -31,7 +33,7 @@ def player_board_cells(cells) -> SafeString:
             classes += " " + cell.mark
         if cell.last:
             classes += " last"
-        out.append(f'<span class="{escape(classes)}" data-sq="{cell.sq}">{_text(cell.letter)}</span>')
+        out.append(f'<span class="{classes}" data-sq="{cell.sq}">{_text(cell.letter)}</span>')
     return mark_safe("".join(out))
 
 
@@ -53,6 +55,6 @@ def board_rows(board) -> SafeString:
                 content = _text(cell.letter)
                 if not cell.blank:
                     content += f"<sub>{cell.value}</sub>"
-            out.append(f'<span class="{escape(classes)}" title="{_text(cell.name)}">{content}</span>')
+            out.append(f'<span class="{classes}" title="{_text(cell.name)}">{content}</span>')
         out.append("\n  ")
     return mark_safe("".join(out))

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import arrival, player_reads, ratelimit, services
@@ -97,36 +98,36 @@ def player_status(request, token: str):
         if signature.remaining is not None:
             response["X-Remaining"] = f"{signature.remaining:.1f}"
         return response
-    player = player_reads.player_by_token(token)
+    player = player_reads.player_by_token_recent(token)
     if player is None:
         return _unknown(request)
     return _status_response(request, _context(player))
 
 
 def _status_response(request, context) -> HttpResponse:
-    html = render_to_string("tournaments/partials/_player_status.html", context, request)
-    html += _board_html(request, context)
-    html += render_to_string("tournaments/partials/_player_receipt.html", {**context, "oob": True}, request)
-    return HttpResponse(html)
+    """The status area, and the board and the receipt swapped out of band: one template."""
+    context = {**context, "board": _board_html(request, context)}
+    return HttpResponse(render_to_string("tournaments/partials/_player_poll.html", context, request))
 
 
 def _board_html(request, context) -> str:
-    """The board as every phone of the room sees it once a round changes state: rendered once and
-    shared (after a round, 300 phones ask at once), unless it shows this player's own slip."""
+    """The board as the phones of the room see it once a round changes state: rendered once for
+    every phone showing the same thing (after a round, 300 phones ask at once), that is the same
+    round state and, until the top is placed, the same slip on it (many players send the top)."""
     screen = context["screen"]
-    rnd = screen.round
-    shared = screen.submission is None or (rnd is not None and rnd.placed is not None and screen.top)
+    rnd, sub = screen.round, screen.submission
+    plain = sub is None or (rnd is not None and rnd.placed is not None and screen.top)
+    slip = "" if plain else hashlib.sha256(f"{sub.ref} {sub.word}".encode()).hexdigest()[:32]
+    key = f"player-board:{rnd.pk if rnd else 0}:{rnd.version if rnd else 0}:{screen.phase}:{slip}"
 
     def render() -> str:
         return render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
 
-    if not shared:
-        return render()
-    key = f"player-board:{rnd.pk if rnd else 0}:{rnd.version if rnd else 0}:{screen.phase}"
     try:
-        return cache.get_or_set(key, render, BOARD_SECONDS)
+        html = cache.get_or_set(key, render, BOARD_SECONDS)
     except Exception:  # the cache is Redis and Redis is down: render it for this phone
-        return render()
+        html = render()
+    return mark_safe(html)  # rendered by the template above
 
 
 def _slip_text(post, fisf: bool) -> str:
@@ -150,7 +151,7 @@ def _request_id(post, text: str) -> str:
 @require_POST
 @_guarded
 def player_submit(request, token: str):
-    player = player_reads.player_by_token(token)
+    player = player_reads.player_by_token_recent(token)
     if player is None:
         return _unknown(request)
     fisf = player.tournament.grading == Grading.FISF
