@@ -643,17 +643,11 @@ class Deployment:
             out = str(args.profile or args.timings or "-")
             mode = "profile" if args.profile else "timings" if args.timings else "-"
             command = [sys.executable, __file__, "--serve-embedded", str(self.port), limit, mode, out]
-            command.append(str(args.threads))
+            command.append(str(args.threads or 0))
         else:
-            command = [
-                sys.executable,
-                "manage.py",
-                "serve",
-                "--port",
-                str(self.port),
-                "--threads",
-                str(args.threads),
-            ]
+            command = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
+            if args.threads:
+                command += ["--threads", str(args.threads)]
         server = self.spawn("server", command)
         wait_for_http(self.port, server, self.workdir / "server.log")
 
@@ -1144,7 +1138,8 @@ class ProfiledApp:
                     profile.disable()
         elapsed, cpu = time.perf_counter() - began, time.thread_time() - cpu
         with self.lock:
-            self.stats[f"{kind} {seen[0] if seen else '-'}"].append((elapsed, queries[0], queries[1], cpu, wall))
+            row = (elapsed, queries[0], queries[1], cpu, wall)
+            self.stats[f"{kind} {seen[0] if seen else '-'}"].append(row)
         if not self.cprofile:
             self.dump_now_and_then()
         return [body]
@@ -1236,7 +1231,9 @@ def serve_embedded(port: int, connection_limit: int, mode: str, out: str, thread
 
     from arbiter.wsgi import application
     from tournaments import arrival
+    from tournaments.management.commands.serve import THREADS
 
+    threads = threads or THREADS
     call_command("serve", no_serve=True)
     app = ProfiledApp(application, Path(out), mode == "profile") if mode != "-" else application
     server = arrival.create_server(
@@ -1278,9 +1275,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="embedded: time and count queries per kind of request, write to this folder",
     )
-    parser.add_argument(
-        "--threads", type=int, default=16, help="embedded: waitress threads (serve's default)"
-    )
+    parser.add_argument("--threads", type=int, help="embedded: waitress threads (default: manage.py serve's)")
     parser.add_argument("--serve-embedded", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_embedded:
