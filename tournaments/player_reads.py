@@ -56,7 +56,7 @@ def _current(tournament_id: int):
 
 def current_round(tournament_id: int) -> Round | None:
     """The round the room is on: the last draw of the last game that was not cancelled."""
-    return _current(tournament_id).select_related("game__tournament").first()
+    return _current(tournament_id).select_related("game__tournament__lexicon").first()
 
 
 @dataclass(frozen=True)
@@ -364,11 +364,16 @@ def player_submission(player: Player, rnd: Round | None) -> Submission | None:
     return Submission.objects.filter(round=rnd, player=player).first()
 
 
-def player_screen(player: Player, now=None) -> Screen:
+def player_screen(player: Player, now=None, submission: Submission | None = None) -> Screen:
+    """``submission``: the player's slip just stored, if any (not read again when it is this
+    round's)."""
     now = now or timezone.now()
     rnd = current_round_recent(player.tournament_id)
     phase = _phase(rnd)
-    sub = player_submission(player, rnd)
+    if submission is not None and rnd is not None and submission.round_id == rnd.pk:
+        sub = submission
+    else:
+        sub = player_submission(player, rnd)
     remaining = None
     if phase == Phase.RUNNING:
         remaining = max(0.0, (rnd.deadline - now).total_seconds())

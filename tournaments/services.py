@@ -31,7 +31,7 @@ from engine.movegen import Position, find_tops
 from engine.notation import NotationError, Ref, parse_rack, parse_ref, parse_slip, parse_word, rack_text
 from engine.play import Play
 from engine.scoring import Illegal, apply, evaluate
-from tournaments import arrival, selectors
+from tournaments import arrival, player_reads, selectors
 from tournaments.lexicons import engine_lexicon, engine_lexicon_from_path
 from tournaments.models import (
     Game,
@@ -489,7 +489,7 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
         "claimed": slip.score,
         "received_at": now,
     }
-    fields.update(_grade_early(round_id, Submission(**fields).slip_text()))
+    fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()))
     with _writing():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
         _check_open(rnd, player, now)
@@ -508,10 +508,14 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
     return Receipt(sub, None)
 
 
-def _grade_early(round_id: int, slip_text: str) -> dict:
+def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
     """The grade of a slip for a running round, as the fields to store; nothing when the round is not
-    running (the service then refuses the slip anyway)."""
-    rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
+    running (the service then refuses the slip anyway).  The round is read as the phones' polls
+    remember it (``player_reads.current_round_recent``, read only): its rack, board and top do not
+    change while it runs, and the last seconds' slips need no query for it."""
+    rnd = player_reads.current_round_recent(player.tournament_id)
+    if rnd is None or rnd.pk != round_id:
+        rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
     if rnd is None or rnd.status != Round.Status.RUNNING or rnd.top_state != Round.TopState.READY:
         return {}
     return _grade_fields(_grade(rnd, _position(rnd.game, rnd), slip_text))

@@ -90,6 +90,12 @@ def test_a_request_dropped_with_its_connection_leaves_the_waiting_list():
     assert not arrival.slips_waiting_since(timezone.now())
 
 
+def test_the_server_recognises_the_phones_slip_url_and_nothing_else():
+    assert arrival.SLIP_PATH.match(reverse("tournaments:player_submit", kwargs={"token": "Ab-3_x"}))
+    for other in ("tournaments:player_status", "tournaments:player_page"):
+        assert not arrival.SLIP_PATH.match(reverse(other, kwargs={"token": "Ab-3_x"}))
+
+
 # -- the phone's slip judged by its stamp ---------------------------------------------------------
 
 

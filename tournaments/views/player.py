@@ -47,8 +47,8 @@ def _close_if_due(tournament_id: int) -> player_reads.Signature:
     return player_reads.round_signature(tournament_id)
 
 
-def _context(player, **extra) -> dict:
-    screen = player_reads.player_screen(player)
+def _context(player, submission=None, **extra) -> dict:
+    screen = player_reads.player_screen(player, submission=submission)
     return {
         "screen": screen,
         "player": player,
@@ -161,7 +161,7 @@ def player_submit(request, token: str):
         round_id = player_reads.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
         if round_id is None:
             raise ServiceError("slip_round_not_running")
-        services.submission_record(
+        receipt = services.submission_record(
             player=player,
             round_id=round_id,
             text=text,
@@ -170,7 +170,9 @@ def player_submit(request, token: str):
         )
     except ServiceError as refusal:
         error = refusal.message.text(interface_language())
-    context = _context(player, error=error, typed=request.POST, sent=error is None)
+        receipt = None
+    stored = receipt.submission if receipt else None
+    context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
         return render(request, "tournaments/player_page.html", context)
     html = render_to_string("tournaments/partials/_player_receipt.html", context, request)
