@@ -12,7 +12,8 @@ worker, another gunicorn worker) is read again once the window has passed.  A sl
 nothing: slips change neither the round state nor the ranking until the round closes, and the last
 seconds of a round are when the memo matters most.
 
-Values are shared between threads: they are read, never changed.
+Values are shared between threads: they are read, never changed.  ``Kept`` holds what never goes
+stale (a token's player, a ranking under the key naming its content).
 """
 
 from __future__ import annotations
@@ -62,10 +63,48 @@ class Recent(Generic[T]):
             self._values.clear()
 
 
+class Kept(Generic[T]):
+    """Values that never go stale (a token's player, a ranking under the key naming its content), kept
+    by the process until there are ``size`` of them, then all dropped."""
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        self._values: dict[Hashable, T] = {}
+        self._size = size
+        _kept.append(self)
+
+    def get(self, key: Hashable) -> T | None:
+        return self._values.get(key)
+
+    def put(self, key: Hashable, value: T) -> None:
+        with self._lock:
+            if len(self._values) >= self._size:
+                self._values.clear()
+            self._values[key] = value
+
+    def pop(self, key: Hashable) -> None:
+        with self._lock:
+            self._values.pop(key, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
+_kept: list[Kept] = []
+
+
 def forget_all() -> None:
-    """Every memo forgotten (tests: rolled-back tests reuse the ids)."""
+    """Every ``Recent`` memo forgotten."""
     for memo in _memos:
         memo.clear()
+
+
+def forget_everything() -> None:
+    """Every ``Recent`` and ``Kept`` value forgotten (tests: rolled-back tests reuse the ids)."""
+    forget_all()
+    for kept in _kept:
+        kept.clear()
 
 
 def _forget(**_kwargs) -> None:

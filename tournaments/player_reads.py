@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -115,16 +114,13 @@ def player_by_token_recent(token: str) -> Player | None:
     return player if player is not None else player_by_token(token)
 
 
-#: Tokens remembered before the memo starts again (a few tournaments' players).
-TOKENS_KEPT = 20_000
-_player_ids: dict[str, tuple[int, int]] = {}
-_player_ids_lock = threading.Lock()
+#: A token's player and tournament never change; a few tournaments' players are remembered.
+_player_ids: memo.Kept[tuple[int, int]] = memo.Kept(20_000)
 
 
 def player_ids(token: str) -> tuple[int, int] | None:
-    """``(player id, tournament id)`` of a join link's token, or None when it names no player.  A
-    token's player and tournament never change: the process remembers them, and the 2-second poll
-    that finds nothing new costs no query."""
+    """``(player id, tournament id)`` of a join link's token, or None when it names no player.  The
+    process remembers them, and the 2-second poll that finds nothing new costs no query."""
     if not isinstance(token, str) or not _TOKEN.fullmatch(token):
         return None
     known = _player_ids.get(token)
@@ -133,19 +129,12 @@ def player_ids(token: str) -> tuple[int, int] | None:
     row = Player.objects.filter(token=token).values_list("pk", "tournament_id").first()
     if row is None:
         return None  # not remembered: the player may be registered in a moment
-    with _player_ids_lock:
-        if len(_player_ids) >= TOKENS_KEPT:
-            _player_ids.clear()
-        _player_ids[token] = row
+    _player_ids.put(token, row)
     return row
 
 
-def forget_players() -> None:
-    _player_ids.clear()
-
-
 def _forget_player(instance, **_kwargs) -> None:
-    _player_ids.pop(instance.token, None)
+    _player_ids.pop(instance.token)
 
 
 post_delete.connect(_forget_player, sender=Player, dispatch_uid="forget-deleted-player")

@@ -89,8 +89,7 @@ def tournament_ranking(tournament: Tournament) -> TournamentRanking:
 
 #: Rankings this process computed or fetched, by their key (which names their content): the room's
 #: phones read it without unpickling it from the cache each time.
-_rankings: dict[str, TournamentRanking] = {}
-RANKINGS_KEPT = 16
+_rankings: memo.Kept[TournamentRanking] = memo.Kept(16)
 _results_keys: memo.Recent[str] = memo.Recent()
 
 
@@ -114,14 +113,8 @@ def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
         ranking = tournament_ranking(tournament)
         with contextlib.suppress(Exception):
             cache.set(key, ranking, RANKING_SECONDS)
-    if len(_rankings) >= RANKINGS_KEPT:
-        _rankings.clear()
-    _rankings[key] = ranking
+    _rankings.put(key, ranking)
     return ranking
-
-
-def forget_rankings() -> None:
-    _rankings.clear()
 
 
 def results_key(tournament_id: int) -> str:

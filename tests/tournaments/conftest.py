@@ -56,13 +56,11 @@ def _empty_cache():
     nor a round state remembered by the phones' poll."""
     from django.core.cache import cache
 
-    from tournaments import memo, player_reads, result_reads
+    from tournaments import memo
 
     def forget():
         cache.clear()
-        memo.forget_all()
-        player_reads.forget_players()
-        result_reads.forget_rankings()
+        memo.forget_everything()
 
     forget()
     yield
