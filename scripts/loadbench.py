@@ -675,12 +675,11 @@ class Deployment:
             if self.args.timings
             else ["arbiter.wsgi:application"]
         )
+        # gunicorn.conf.py (read from ROOT, the working directory) holds the rest of the settings.
         return [
             str(BIN / "gunicorn"), *app,
             "--bind", f"127.0.0.1:{self.port}",
-            "--workers", str(self.args.web_workers),
-            "--worker-class", "gthread", "--threads", str(self.args.web_threads),
-            "--keep-alive", "10",
+            "--workers", str(self.args.web_workers), "--threads", str(self.args.web_threads),
         ]  # fmt: skip
 
     def stop(self) -> None:
@@ -1260,7 +1259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results-timeout", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--web-workers", type=int, default=4, help="scale: gunicorn worker processes")
-    parser.add_argument("--web-threads", type=int, default=4, help="scale: threads per gunicorn worker")
+    parser.add_argument("--web-threads", type=int, default=2, help="scale: threads per gunicorn worker")
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--redis-db", type=int, default=13, help="scale: Redis database number (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the database and the work directory")

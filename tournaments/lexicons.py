@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gc
+import logging
 import threading
 from pathlib import Path
 
 from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
 from tournaments.models import LexiconList
 
+logger = logging.getLogger(__name__)
 _loaded: dict[str, Lexicon] = {}
 _lock = threading.Lock()
 
@@ -49,7 +51,10 @@ def warm_up() -> None:
     from engine.board import Board
     from engine.movegen import Position, find_tops
 
-    lexicon = engine_lexicon(lexicon_default_row())
-    find_tops(Position(Board(), tuple(code(c) for c in "AEINRST"), lexicon, first_move=True))
+    try:
+        lexicon = engine_lexicon(lexicon_default_row())
+        find_tops(Position(Board(), tuple(code(c) for c in "AEINRST"), lexicon, first_move=True))
+    except Exception:  # the database not there yet, say: the list is then loaded on first use
+        logger.warning("warm-up failed: the word list will be loaded on first use", exc_info=True)
     gc.collect()
     gc.freeze()
