@@ -271,19 +271,17 @@ class Standing:
     tops: int
     rank: int
     players: int
-
-    @property
-    def negatif(self) -> int:
-        """Total minus the sum of the tops so far (§4), e.g. −35."""
-        return self.total - self.tops
+    #: The score the tournament ranks on (total, or paid scores only) minus the tops' sum (§4), e.g.
+    #: −35: the same figure as the ranking pages and sheets.
+    negatif: int
 
 
 def player_standing(player: Player) -> Standing:
     """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
-    tops' sum and the rank (shared by equal totals unless the tournament breaks ties)."""
+    tops' sum, the rank (shared by equal totals unless the tournament breaks ties) and the négatif."""
     ranking = result_reads.tournament_ranking_shared(player.tournament)
     line = next(line for line in ranking.lines if line.entrant.key == player.pk)
-    return Standing(line.total, ranking.top, line.rank, len(ranking.lines))
+    return Standing(line.total, ranking.top, line.rank, len(ranking.lines), ranking.negatif(line))
 
 
 # -- the whole screen ------------------------------------------------------------------------------

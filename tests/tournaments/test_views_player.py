@@ -397,6 +397,23 @@ def test_equal_totals_share_a_rank_and_the_negatif_counts_from_the_tops(players,
     assert standings["Chloé"].negatif == -rnd.top_score
 
 
+@pytest.mark.parametrize("base, solo_counted", [("total", True), ("paid", False)])
+def test_the_phones_negatif_is_the_rankings_on_the_tournaments_base(
+    players, game, tournament, base, solo_counted
+):
+    """Alice alone finds the top: a solo (§3.5, three players suffice here).  The négatif follows
+    the percentage base, as on the ranking pages and sheets."""
+    tournament.solo_min_players, tournament.percent_base = 3, base
+    tournament.save(update_fields=["solo_min_players", "percent_base"])
+    alice = players[0]
+    rnd = _running(game)
+    services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
+    services.round_close(round_id=rnd.pk)
+    standing = player_reads.player_standing(alice)
+    assert standing.total == rnd.top_score + tournament.solo_value
+    assert standing.negatif == (tournament.solo_value if solo_counted else 0)
+
+
 def test_the_words_a_top_forms_are_read_from_the_board():
     cells = [0] * 225
     cells[7 * 15 + 7] = 1  # A on H8
