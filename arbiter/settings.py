@@ -86,6 +86,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "arbiter.urls"
+# A form refused for its CSRF token says so in the interface's language (a phone reloads its page).
+CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
 TEMPLATES = [

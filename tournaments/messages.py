@@ -71,6 +71,13 @@ register(
             "fr": "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…",
             "en": "The server is busy for a moment: slip not received yet, trying again automatically…",
         },
+        "csrf_failed": {
+            "fr": "Cette page a expiré ou les cookies sont bloqués : rechargez la page, puis recommencez. "
+            "Rien n'a été enregistré.",
+            "en": "This page has expired or cookies are blocked: reload the page, then try again. "
+            "Nothing was saved.",
+        },
+        "csrf_reload": {"fr": "Recharger la page", "en": "Reload the page"},
         "token_guesses_title": {"fr": "Trop de liens inconnus", "en": "Too many unknown links"},
         "token_guesses_too_many": {
             "fr": "Cet appareil a demandé trop de liens qui ne mènent à aucun joueur. "

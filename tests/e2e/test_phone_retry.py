@@ -75,3 +75,50 @@ def test_a_slip_whose_answer_is_lost_and_then_refused_for_a_while_is_sent_again_
     with _orm():
         sub = Submission.objects.get(round=rnd, player=player)
         assert (sub.word, sub.claimed, sub.revision) == (top["word"], top["score"], 1)
+
+
+EXPIRED = "Cette page a expiré ou les cookies sont bloqués : rechargez la page, puis recommencez."
+
+
+def test_a_phone_that_lost_its_cookie_is_told_to_reload_and_its_slip_goes_through_after(live_server, phone):
+    """A refusal that sending again would not change (the CSRF cookie cleared by the browser) is said
+    where the receipt goes, in French, once; after a reload the same slip is stored."""
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
+        tournament = services.tournament_create(
+            created_by=arbiter,
+            lexicon=lexicon_default_row(),
+            name="Coupe du club",
+            date=datetime.date(2026, 11, 20),
+        )
+        player = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, seed=42)
+        rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    top = rnd.tops[0]
+
+    page = phone().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/j/{player.token}/")
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    page.context.clear_cookies()
+
+    def send() -> None:
+        page.locator("#slip-text").fill(f"{top['ref']} {top['word']}")
+        page.locator(".slip-score").fill(str(top["score"]))
+        page.get_by_role("button", name="Envoyer").tap()
+
+    send()
+    expect(page.locator("#player-receipt .retrying")).to_contain_text(EXPIRED)
+    page.wait_for_timeout(1500)  # no automatic resend: nothing would change
+    with _orm():
+        assert not Submission.objects.filter(round=rnd).exists()
+
+    page.reload()
+    send()
+    expect(page.locator("#player-receipt .sent")).to_contain_text(
+        f"{top['ref']} {top['word']} {top['score']} — reçu à"
+    )
+    assert not errors, errors
+    with _orm():
+        assert Submission.objects.get(round=rnd, player=player).word == top["word"]

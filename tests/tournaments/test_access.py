@@ -288,6 +288,29 @@ def test_a_slip_without_the_csrf_token_is_refused_and_with_it_is_stored(players,
     assert Submission.objects.get(player=alice).word == "ABC"
 
 
+def test_a_refused_token_is_said_in_the_interfaces_language_never_djangos_technical_page(players, game):
+    """A phone whose CSRF cookie is gone (cleared, blocked, a server reinstalled) is told to reload."""
+    alice = players[0]
+    rnd = _running(game)
+    phone = Client(enforce_csrf_checks=True)
+    url = reverse("tournaments:player_submit", args=[alice.token])
+    data = {"round": rnd.pk, "slip": "H8 AB", "request_id": "r"}
+    fragment = phone.post(url, data, headers=HTMX)
+    assert fragment.status_code == 403
+    text = fragment.content.decode()
+    assert text.startswith('<p class="error" role="alert">') and "rechargez la page" in text
+    assert "Rien n&#x27;a été enregistré" in text and "CSRF" not in text
+    referer = f"http://testserver{_page(alice.token)}"
+    page = phone.post(url, data, headers={"Accept-Language": "en", "Referer": referer})
+    assert page.status_code == 403
+    body = page.content.decode()
+    assert '<html lang="en">' in body and "reload the page" in body
+    assert f'<a href="{_page(alice.token)}">' in body  # back to the page, not to the form's address
+    elsewhere = phone.post(url, data, headers={"Referer": "http://elsewhere.example/x/"})
+    assert '<a href="/">' in elsewhere.content.decode()
+    assert not Submission.objects.exists()
+
+
 def test_the_language_switch_and_the_login_need_the_csrf_token(db):
     browser = Client(enforce_csrf_checks=True)
     assert browser.post(reverse("set_language"), {"language": "en"}).status_code == 403

@@ -215,11 +215,13 @@
   var TEXTS = {
     fr: {
       noAnswer: "Pas de réponse du serveur : bulletin pas encore reçu, nouvel essai automatique…",
-      givenUp: "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre."
+      givenUp: "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre.",
+      refused: "Bulletin non reçu : rechargez la page, puis renvoyez-le."
     },
     en: {
       noAnswer: "No answer from the server: slip not received yet, trying again automatically…",
-      givenUp: "Slip not received: the server does not answer. Tell the arbiter."
+      givenUp: "Slip not received: the server does not answer. Tell the arbiter.",
+      refused: "Slip not received: reload the page, then send it again."
     }
   };
   var retryTimer = null, retryDelay = 0;
@@ -262,7 +264,12 @@
     var form = fromSlip(event);
     if (!form) return;
     var xhr = event.detail.xhr, status = xhr ? xhr.status : 0;
-    if (status !== 0 && status !== 503) return; // a refusal that sending again would not change
+    if (status !== 0 && status !== 503) {
+      // A refusal that sending again would not change (a page expired: reload it): say so.
+      cancelRetry();
+      showSendError(serverSentence(xhr) || text("refused"));
+      return;
+    }
     if (!mayRetry()) {
       retryDelay = 0;
       showSendError(text("givenUp"));
