@@ -62,6 +62,12 @@ register(
             "fr": "Le serveur de tâches (Redis) ne répond pas : calculez le top sur ce portable.",
             "en": "The task server (Redis) does not answer: compute the top on this laptop.",
         },
+        "top_overdue": {
+            "fr": "Le top n'est toujours pas calculé : aucun serveur de tâches ne semble s'en charger. "
+            "Calculez-le sur ce portable.",
+            "en": "The top is still not computed: no task worker seems to take it. "
+            "Compute it on this laptop.",
+        },
         "top_compute_here": {"fr": "Calculer le top ici", "en": "Compute the top here"},
         "player_database_busy": {
             "fr": "Le serveur est occupé un instant : nouvel essai automatique…",

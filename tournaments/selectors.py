@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -80,13 +81,27 @@ def slips_received(rnd: Round) -> int:
     return Submission.objects.filter(round=rnd).count()
 
 
-def pulse_key(game: Game, rnd: Round | None, slips: int | None = None) -> str:
+def pulse_key(game: Game, rnd: Round | None, slips: int | None = None, now: datetime | None = None) -> str:
     """What a poll compares: it changes whenever a screen following the game must be redrawn.
-    The top's state and the slip count change without ``Round.version`` moving, so they are in it."""
+    The top's state, whether it is overdue (given ``now``) and the slip count change without
+    ``Round.version`` moving, so they are in it."""
     if rnd is None:
         return f"g{game.pk}{game.status}"
     key = f"r{rnd.pk}v{rnd.version}{rnd.top_state}{game.status}"
+    if now is not None and top_overdue(rnd, now):
+        key += "o"
     return key if slips is None else f"{key}n{slips}"
+
+
+def top_overdue(rnd: Round, now: datetime) -> bool:
+    """The top still not computed ``TOP_REQUEUE_SECONDS`` after the draw: no worker seems to take it
+    (Redis up, no Celery worker running), and the arbiter is offered to compute it on the laptop."""
+    return (
+        rnd.status == Round.Status.DRAWN
+        and rnd.top_state == Round.TopState.PENDING
+        and rnd.drawn_at is not None
+        and now - rnd.drawn_at >= timedelta(seconds=settings.TOP_REQUEUE_SECONDS)
+    )
 
 
 def seconds_left(rnd: Round, now: datetime) -> float:
@@ -326,6 +341,7 @@ class GameScreen:
     rack: list[Tile]
     slips: list[SlipRow]
     changes: list
+    top_overdue: bool = False
 
     @property
     def clock(self) -> str:
@@ -354,7 +370,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
     return GameScreen(
         game=game,
         round=rnd,
-        key=pulse_key(game, rnd, received if running else None),
+        key=pulse_key(game, rnd, received if running else None, now),
         now=now,
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         slips_received=received,
@@ -366,6 +382,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         rack=rack_tiles(rnd) if rnd else [],
         slips=round_slips(rnd) if graded else [],
         changes=list(round_changes(rnd)) if graded else [],
+        top_overdue=rnd is not None and top_overdue(rnd, now),
     )
 
 

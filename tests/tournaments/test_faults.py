@@ -52,6 +52,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_FAULTS_URL", "redis://127.0.0.1:6379/14")
 DEAD_REDIS_URL = "redis://127.0.0.1:1/0"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BROKER_DOWN_TEXT = "Le serveur de tâches (Redis) ne répond pas : calculez le top sur ce portable."
+OVERDUE_TEXT = "Le top n&#x27;est toujours pas calculé : aucun serveur de tâches ne semble s&#x27;en charger."
 
 #: A worker's options: its log, and none of the chatter between workers (a faster start).
 QUIET = ["--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle"]
@@ -328,6 +329,34 @@ def test_a_pending_top_is_queued_again_once_it_is_overdue_and_not_on_every_poll(
     assert not services.round_requeue_top(round_id=rnd.pk, now=later + timedelta(hours=1))
     _assert_top_is_the_racks(after)
     _assert_no_tile_lost(game, after)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_top_no_worker_takes_is_offered_to_the_laptop_once_overdue(
+    redis_broker, arbiter_client, tournament, settings
+):
+    """Redis answers but no Celery worker runs: the arbiter is not left waiting on "calcul du top…"."""
+    game = services.game_start(tournament=tournament, seed=9)
+    html = arbiter_client.post(
+        reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
+    ).content.decode()
+    rnd = Round.objects.get(game=game)
+    here = reverse("tournaments:round_compute_top", args=[rnd.pk])
+    assert rnd.top_state == Round.TopState.PENDING and "calcul du top" in html and here not in html
+    key = re.search(r"\?v=([^\"&]+)", html).group(1)
+    poll = reverse("tournaments:game_poll", args=[game.pk])
+    assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
+
+    Round.objects.filter(pk=rnd.pk).update(
+        drawn_at=rnd.drawn_at - timedelta(seconds=settings.TOP_REQUEUE_SECONDS)
+    )
+    overdue = arbiter_client.get(poll, {"v": key}, **HTMX)  # the screen redraws by itself
+    assert overdue.status_code == 200
+    html = overdue.content.decode()
+    assert OVERDUE_TEXT in html and f'hx-post="{here}"' in html and "calcul du top" not in html
+    html = arbiter_client.post(here, **HTMX).content.decode()
+    assert "Top prêt." in html and OVERDUE_TEXT not in html
+    _assert_top_is_the_racks(Round.objects.get(pk=rnd.pk))
 
 
 # -- Redis does not answer -------------------------------------------------------------------------

@@ -195,6 +195,7 @@ def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str =
     # The broker did not take the top's search: the arbiter computes it on the laptop.
     top_failed = {
         "text": Message("top_broker_down").text(lang),
+        "overdue": Message("top_overdue").text(lang),
         "button": Message("top_compute_here").text(lang),
     }
     return {
@@ -233,7 +234,7 @@ def game_poll(request, pk: int):
     """Polled every second: 204 (nothing to redraw) unless the round or the slip count moved."""
     game, rnd = _live(pk)
     running = rnd is not None and rnd.status == Round.Status.RUNNING
-    key = selectors.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None)
+    key = selectors.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None, timezone.now())
     if key == request.GET.get("v"):
         return HttpResponse(status=204)
     return render(request, "tournaments/partials/_round.html", _screen_context(game, rnd))
