@@ -177,7 +177,7 @@ def test_after_the_round_the_player_reads_their_line_in_their_language(client, p
     french = client.get(_page(players[0])).content.decode()
     english = client.get(_page(players[0]), **ENGLISH).content.decode()
     assert _escaped(sub.message) in french and "négatif" in french
-    assert _escaped(sub.message_en) in english and "negative" in english
+    assert _escaped(sub.message_en) in english and "below top" in english
     assert _escaped(sub.message) not in english
 
 

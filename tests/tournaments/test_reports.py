@@ -183,7 +183,7 @@ def test_english_sheets_use_english_labels():
     cards = render.score_cards([_card("Anne", lang="en")])
     texts = [_read(pdf)[1] for _, _, pdf in (ranking, game, cards)]
     assert ranking[0] == "ranking-festival-de-vichy-partie-3.pdf"
-    assert "Ranking — Partie 3" in texts[0] and "Grace window: 3 s" in texts[0] and "Diff." in texts[0]
+    assert "Ranking — Partie 3" in texts[0] and "Grace window: 3 s" in texts[0] and "Below" in texts[0]
     assert "Printed: 2026-05-14 at 17:05" in texts[0] and "page 1 / 1" in texts[0]
     assert "Game sheet" in texts[1] and "Final board" in texts[1] and "triple word" in texts[1]
     assert "Score card" in texts[2] and "Reason" in texts[2] and "Warnings" in texts[2]

@@ -123,7 +123,7 @@ LABELS: dict[str, dict[str, str]] = {
         "col_category": "Category",
         "col_total": "Total",
         "col_paid": "Scores",
-        "col_negatif": "Diff.",
+        "col_negatif": "Below\ntop",
         "col_percent": "%",
         "col_percent_total": "%\ntotal",
         "col_percent_paid": "%\nscores",
