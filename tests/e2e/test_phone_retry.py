@@ -13,7 +13,7 @@ from playwright.sync_api import Route, expect
 
 from tournaments import services
 from tournaments.lexicons import lexicon_default_row
-from tournaments.models import Submission
+from tournaments.models import Player, Round, Submission
 
 BUSY = "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…"
 
@@ -27,9 +27,8 @@ def _orm():
         connections.close_all()
 
 
-def test_a_slip_whose_answer_is_lost_and_then_refused_for_a_while_is_sent_again_and_stored_once(
-    live_server, phone
-):
+def _running_round() -> tuple[Player, Round]:
+    """Alice's tournament, its first round running."""
     with _orm():
         arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
         tournament = services.tournament_create(
@@ -41,6 +40,13 @@ def test_a_slip_whose_answer_is_lost_and_then_refused_for_a_while_is_sent_again_
         player = services.player_register(tournament=tournament, name="Alice")
         game = services.game_start(tournament=tournament, seed=42)
         rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    return player, rnd
+
+
+def test_a_slip_whose_answer_is_lost_and_then_refused_for_a_while_is_sent_again_and_stored_once(
+    live_server, phone
+):
+    player, rnd = _running_round()
     top = rnd.tops[0]
 
     sent: list[str] = []
@@ -83,17 +89,7 @@ EXPIRED = "Cette page a expiré ou les cookies sont bloqués : rechargez la page
 def test_a_phone_that_lost_its_cookie_is_told_to_reload_and_its_slip_goes_through_after(live_server, phone):
     """A refusal that sending again would not change (the CSRF cookie cleared by the browser) is said
     where the receipt goes, in French, once; after a reload the same slip is stored."""
-    with _orm():
-        arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
-        tournament = services.tournament_create(
-            created_by=arbiter,
-            lexicon=lexicon_default_row(),
-            name="Coupe du club",
-            date=datetime.date(2026, 11, 20),
-        )
-        player = services.player_register(tournament=tournament, name="Alice")
-        game = services.game_start(tournament=tournament, seed=42)
-        rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    player, rnd = _running_round()
     top = rnd.tops[0]
 
     page = phone().new_page()
