@@ -104,8 +104,28 @@ class GameScores:
     scores: Mapping[Hashable, Sequence[Score]]
 
 
+class _Totals:
+    """What a game's or a tournament's line derives from its total, paid scores and top."""
+
+    total: int
+    paid: int
+    top: int
+
+    @property
+    def percent_total(self) -> Fraction:
+        return percent(self.total, self.top)
+
+    @property
+    def percent_paid(self) -> Fraction:
+        return percent(self.paid, self.top)
+
+    def based(self, base: Base) -> int:
+        """The total the rules rank on."""
+        return self.total if base is Base.TOTAL else self.paid
+
+
 @dataclass(frozen=True)
-class GameLine:
+class GameLine(_Totals):
     entrant: Entrant
     rank: int
     #: Rank among the entrants of the same series group (see ``series_group``); 0 when no series.
@@ -136,18 +156,6 @@ class GameLine:
     def solos(self) -> int:
         return len(self.solo_rounds)
 
-    @property
-    def percent_total(self) -> Fraction:
-        return percent(self.total, self.top)
-
-    @property
-    def percent_paid(self) -> Fraction:
-        return percent(self.paid, self.top)
-
-    def based(self, base: Base) -> int:
-        """The total the rules rank on."""
-        return self.total if base is Base.TOTAL else self.paid
-
 
 @dataclass(frozen=True)
 class GameRanking:
@@ -172,7 +180,7 @@ class GameRanking:
 
 
 @dataclass(frozen=True)
-class TournamentLine:
+class TournamentLine(_Totals):
     entrant: Entrant
     rank: int
     series_rank: int
@@ -198,14 +206,6 @@ class TournamentLine:
     def penalty(self) -> int:
         return sum(g.penalty for g in self.games)
 
-    @property
-    def percent_total(self) -> Fraction:
-        return percent(self.total, self.top)
-
-    @property
-    def percent_paid(self) -> Fraction:
-        return percent(self.paid, self.top)
-
 
 @dataclass(frozen=True)
 class TournamentRanking:
@@ -215,8 +215,12 @@ class TournamentRanking:
     lines: tuple[TournamentLine, ...]
 
     def negatif(self, line: TournamentLine) -> int:
-        base = line.total if self.rules.base is Base.TOTAL else line.paid
-        return base - self.top
+        """The based total minus the summed tops (§4)."""
+        return line.based(self.rules.base) - self.top
+
+    def percent(self, line: TournamentLine) -> Fraction:
+        """What the entrant is ranked on (``TournamentLine.percent``), as ``GameRanking.percent``."""
+        return line.percent
 
 
 def percent(score: int, top: int) -> Fraction:
@@ -347,20 +351,20 @@ def _game_key(line: GameLine, rules: Rules) -> tuple:
 
 def _tournament_line(entrant: Entrant, games: tuple[GameLine, ...], rules: Rules) -> TournamentLine:
     """The entrant's summed line before ranking (ranks 0)."""
-    based = sum(game.based(rules.base) for game in games)
+    paid, total = sum(game.paid for game in games), sum(game.total for game in games)
     top = sum(game.top for game in games)
     if rules.aggregate is Aggregate.AVERAGE:
         share = _mean([percent(game.based(rules.base), game.top) for game in games if game.top])
     else:
-        share = percent(based, top)
+        share = percent(total if rules.base is Base.TOTAL else paid, top)
     return TournamentLine(
         entrant=entrant,
         rank=0,
         series_rank=0,
         category_rank=0,
         games=games,
-        paid=sum(game.paid for game in games),
-        total=sum(game.total for game in games),
+        paid=paid,
+        total=total,
         top=top,
         percent=share,
     )
@@ -376,7 +380,7 @@ def _tournament_key(line: TournamentLine, rules: Rules) -> tuple:
     if rules.aggregate is Aggregate.AVERAGE:
         primary: int | Fraction = line.percent
     else:
-        primary = sum(game.based(rules.base) for game in line.games)
+        primary = line.based(rules.base)
     if rules.tie_break is TieBreak.LAST:
         backwards = line.games[::-1]
         totals = (game.based(rules.base) for game in backwards)

@@ -63,8 +63,6 @@ PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 USER_AGENT = "Mozilla/5.0 (Linux; Android 14) loadbench"
 ARBITER = ("loadbench", "loadbench-secret-1")
 DUMP_PATH = "/__loadbench__/dump"
-#: ``manage.py serve``'s connection limit (tournaments/management/commands/serve.py).
-SERVE_CONNECTION_LIMIT = 1000
 
 # -- measurements ----------------------------------------------------------------------------------
 
@@ -639,7 +637,7 @@ class Deployment:
     def _start_embedded(self) -> None:
         args = self.args
         if args.profile or args.timings or args.connection_limit:
-            limit = str(args.connection_limit or SERVE_CONNECTION_LIMIT)
+            limit = str(args.connection_limit or 0)  # 0: manage.py serve's
             out = str(args.profile or args.timings or "-")
             mode = "profile" if args.profile else "timings" if args.timings else "-"
             command = [sys.executable, __file__, "--serve-embedded", str(self.port), limit, mode, out]
@@ -675,12 +673,13 @@ class Deployment:
             if self.args.timings
             else ["arbiter.wsgi:application"]
         )
-        # gunicorn.conf.py (read from ROOT, the working directory) holds the rest of the settings.
-        return [
-            str(BIN / "gunicorn"), *app,
-            "--bind", f"127.0.0.1:{self.port}",
-            "--workers", str(self.args.web_workers), "--threads", str(self.args.web_threads),
-        ]  # fmt: skip
+        # gunicorn.conf.py (read from ROOT, the working directory) holds the settings not given here.
+        command = [str(BIN / "gunicorn"), *app, "--bind", f"127.0.0.1:{self.port}"]
+        if self.args.web_workers:
+            command += ["--workers", str(self.args.web_workers)]
+        if self.args.web_threads:
+            command += ["--threads", str(self.args.web_threads)]
+        return command
 
     def stop(self) -> None:
         for process, _log in reversed(self.processes):
@@ -1230,9 +1229,9 @@ def serve_embedded(port: int, connection_limit: int, mode: str, out: str, thread
 
     from arbiter.wsgi import application
     from tournaments import arrival
-    from tournaments.management.commands.serve import THREADS
+    from tournaments.management.commands.serve import CONNECTION_LIMIT, THREADS
 
-    threads = threads or THREADS
+    threads, connection_limit = threads or THREADS, connection_limit or CONNECTION_LIMIT
     call_command("serve", no_serve=True)
     app = ProfiledApp(application, Path(out), mode == "profile") if mode != "-" else application
     server = arrival.create_server(
@@ -1258,8 +1257,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--results-timeout", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--web-workers", type=int, default=4, help="scale: gunicorn worker processes")
-    parser.add_argument("--web-threads", type=int, default=2, help="scale: threads per gunicorn worker")
+    parser.add_argument("--web-workers", type=int, help="scale: gunicorn workers (default: gunicorn.conf.py)")
+    parser.add_argument(
+        "--web-threads", type=int, help="scale: threads per worker (default: gunicorn.conf.py)"
+    )
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--redis-db", type=int, default=13, help="scale: Redis database number (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the database and the work directory")

@@ -38,7 +38,7 @@ from engine.ranking import (
     rank_game,
 )
 from tournaments import result_reads
-from tournaments.models import Game, Player, Round
+from tournaments.models import Game, Round
 from tournaments.services import ServiceError, play_from_json
 
 RESULTS_FORMAT = "duplicate-results/1"
@@ -127,20 +127,12 @@ def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
 
 def _csv_row(ranking: Ranking, line: Line, lang: str) -> list:
     who = line.entrant
-    percents = (_based_percent(ranking, line), line.percent_total, line.percent_paid)
+    percents = (ranking.percent(line), line.percent_total, line.percent_paid)
     return [
         line.rank, line.series_rank or "", line.category_rank or "", who.table or "", who.name, who.club,
         who.series, category_label(who.category, lang), line.total, line.paid, line.solos, line.warnings,
         line.penalty, ranking.negatif(line), *(_decimal(p, lang) for p in percents),
     ]  # fmt: skip
-
-
-def _based_percent(ranking: Ranking, line: Line) -> Fraction:
-    return ranking.percent(line) if isinstance(ranking, GameRanking) else line.percent
-
-
-def _based_total(ranking: Ranking, line: Line) -> int:
-    return line.total if ranking.rules.base is Base.TOTAL else line.paid
 
 
 def _decimal(value: Fraction, lang: str) -> str:
@@ -157,7 +149,7 @@ def federation_file(ranking: Ranking) -> bytes:
     """The federation's plain results file: ``table;name;score`` per player in rank order, the score
     being the total the ranking is based on; Latin-1 with CRLF line ends, as its software reads."""
     lines = (
-        f"{line.entrant.table};{_federation_name(line.entrant.name)};{_based_total(ranking, line)}\r\n"
+        f"{line.entrant.table};{_federation_name(line.entrant.name)};{line.based(ranking.rules.base)}\r\n"
         for line in ranking.lines
     )
     return "".join(lines).encode("latin-1")
@@ -263,19 +255,18 @@ def results_file(game: Game) -> tuple[str, str, bytes]:
 def _players_scores(game: Game, rounds: list[Round]) -> list[dict]:
     """Every player of the tournament with ``[paid, warning]`` per round; no slip is ``[0, false]``
     (§3.4), whether the player was absent or registered later."""
-    players = list(Player.objects.filter(tournament_id=game.tournament_id).order_by("table_number"))
     scores = result_reads.scores_of(rounds).scores
     unplayed = [NO_SCORE] * len(rounds)
     return [
         {
-            "name": p.name,
-            "club": p.club,
-            "series": p.series,
-            "category": p.category,
-            "table": p.table_number,
-            "scores": [[score.paid, score.warning] for score in scores.get(p.pk, unplayed)],
+            "name": e.name,
+            "club": e.club,
+            "series": e.series,
+            "category": e.category,
+            "table": e.table,
+            "scores": [[score.paid, score.warning] for score in scores.get(e.key, unplayed)],
         }
-        for p in players
+        for e in result_reads.entrants(game.tournament_id)
     ]
 
 

@@ -8,12 +8,9 @@ from __future__ import annotations
 import logging
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
-from django.utils.html import escape
 
 import tournaments.messages  # noqa: F401 - registers the sentences below
-from engine.messages import Message
-from tournaments.selectors import interface_language
+from tournaments.views.errors import error_answer
 
 logger = logging.getLogger(__name__)
 
@@ -39,11 +36,6 @@ class PlayerDatabaseErrorMiddleware:
             return None
         logger.warning("Database error on %s, answered 503: %s", request.path, exception)
         code = "player_database_busy_slip" if view == SUBMIT_VIEW else "player_database_busy"
-        lang = interface_language()
-        text = escape(Message(code).text(lang))
-        body = f'<p class="error" role="alert">{text}</p>'
-        if not request.headers.get("HX-Request"):
-            body = f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><title>503</title>{body}</html>'
-        response = HttpResponse(body, status=503)
+        response = error_answer(request, code, 503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response

@@ -38,9 +38,13 @@ class Phase:
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+def _token_ok(token) -> bool:
+    return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
+
+
 def player_by_token(token: str) -> Player | None:
     """The player whose join link carries ``token`` (the secret is the whole sign-in)."""
-    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+    if not _token_ok(token):
         return None
     return Player.objects.select_related("tournament").filter(token=token).first()
 
@@ -74,7 +78,7 @@ def round_signature(tournament_id: int, now=None) -> Signature:
     now = now or timezone.now()
     rnd = current_round_recent(tournament_id)
     if rnd is None:
-        return Signature(0, "0.0.p", False, None)
+        return Signature(0, signature_of(None), False, None)
     running = rnd.status == Round.Status.RUNNING
     due = running and now > rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
     remaining = max(0.0, (rnd.deadline - now).total_seconds()) if running else None
@@ -121,7 +125,7 @@ _player_ids: memo.Kept[tuple[int, int]] = memo.Kept(20_000)
 def player_ids(token: str) -> tuple[int, int] | None:
     """``(player id, tournament id)`` of a join link's token, or None when it names no player.  The
     process remembers them, and the 2-second poll that finds nothing new costs no query."""
-    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+    if not _token_ok(token):
         return None
     known = _player_ids.get(token)
     if known is not None:

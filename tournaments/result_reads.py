@@ -93,12 +93,14 @@ _rankings: memo.Kept[TournamentRanking] = memo.Kept(16)
 _results_keys: memo.Recent[str] = memo.Recent()
 
 
-def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
+def tournament_ranking_shared(tournament: Tournament, changes: str | None = None) -> TournamentRanking:
     """The tournament's ranking, computed once per change and shared by every request that shows it:
-    after a round every phone asks for its standing at the same moment.  Its key is read at most
-    ``settings.POLL_MEMO_SECONDS`` ago (``tournaments.memo``)."""
+    after a round every phone asks for its standing at the same moment.  ``changes``: the
+    ``results_key`` the caller has just read (a page sends it with the ranking); else it is read at
+    most ``settings.POLL_MEMO_SECONDS`` ago (``tournaments.memo``)."""
+    if changes is None:
+        changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
     rules = repr(rules_of(tournament)).encode()
-    changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
     digest = hashlib.sha1(rules + changes.encode()).hexdigest()
     key = f"ranking:{tournament.pk}:{digest}"
     ranking = _rankings.get(key)
@@ -107,8 +109,7 @@ def tournament_ranking_shared(tournament: Tournament) -> TournamentRanking:
     try:
         ranking = cache.get(key)
     except Exception:  # the cache is Redis and Redis is down: the ranking is still right, only slower
-        log.warning("cache unreachable: ranking computed for this request only", exc_info=True)
-        return tournament_ranking(tournament)
+        log.warning("cache unreachable: ranking shared by this process only", exc_info=True)
     if ranking is None:
         ranking = tournament_ranking(tournament)
         with contextlib.suppress(Exception):
@@ -160,7 +161,7 @@ class Ranking:
     solos: list[tuple[int, str]]
 
 
-def _rank_row(line, negatif: int, percent, parts: tuple[int, ...]) -> RankRow:
+def _rank_row(ranking: GameRanking | TournamentRanking, line, parts: tuple[int, ...]) -> RankRow:
     entrant = line.entrant
     return RankRow(
         rank=line.rank,
@@ -174,8 +175,8 @@ def _rank_row(line, negatif: int, percent, parts: tuple[int, ...]) -> RankRow:
         category=engine_ranking.category_label(entrant.category),
         total=line.total,
         paid=line.paid,
-        negatif=negatif,
-        percent=float(percent),
+        negatif=ranking.negatif(line),
+        percent=float(ranking.percent(line)),
         solos=line.solos,
         warnings=line.warnings,
         penalty=line.penalty,
@@ -189,17 +190,12 @@ def solos_announced(ranking: GameRanking) -> list[tuple[int, str]]:
 
 
 def game_rows(ranking: GameRanking) -> Ranking:
-    rows = [
-        _rank_row(line, ranking.negatif(line), ranking.percent(line), line.rounds) for line in ranking.lines
-    ]
+    rows = [_rank_row(ranking, line, line.rounds) for line in ranking.lines]
     return Ranking(ranking.top, rows, solos_announced(ranking))
 
 
 def tournament_rows(ranking: TournamentRanking) -> Ranking:
     base = ranking.rules.base
-    rows = [
-        _rank_row(line, ranking.negatif(line), line.percent, tuple(g.based(base) for g in line.games))
-        for line in ranking.lines
-    ]
+    rows = [_rank_row(ranking, line, tuple(g.based(base) for g in line.games)) for line in ranking.lines]
     solos = [solo for game in ranking.games for solo in solos_announced(game)]
     return Ranking(ranking.top, rows, solos)

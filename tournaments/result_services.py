@@ -60,10 +60,10 @@ def printout_build(*, printout_id: int) -> Printout:
             status=Printout.Status.FAILED, error=str(error)[:300], finished_at=timezone.now()
         )
         raise
-    Printout.objects.filter(pk=printout_id).update(
-        status=Printout.Status.DONE, filename=filename, pdf=data, finished_at=timezone.now()
-    )
-    printout.refresh_from_db()
+    done = {"status": Printout.Status.DONE, "filename": filename, "pdf": data, "finished_at": timezone.now()}
+    Printout.objects.filter(pk=printout_id).update(**done)
+    for field, value in done.items():  # what was just stored: no need to read the PDF back
+        setattr(printout, field, value)
     return printout
 
 

@@ -11,11 +11,11 @@ import logging
 import random
 import secrets
 import threading
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -339,33 +339,24 @@ def _send_top(round_id: int) -> None:
         )
 
 
-#: Round id -> when (time.monotonic) this process last queued its top again.
-_requeued: dict[int, float] = {}
-_requeued_lock = threading.Lock()
-
-
 def round_requeue_top(*, round_id: int, now=None) -> bool:
-    """Queue again a top still pending ``TOP_REQUEUE_SECONDS`` after the draw: its worker died in the
-    search (Redis would hand the message out again only after its visibility timeout) or the web
-    process died before queuing it.  At most once per ``TOP_REQUEUE_SECONDS`` in a process; a
-    duplicate costs nothing, ``round_compute_top`` returning at once when the top is ready.  Called by
-    the arbiter's screen on its polls; True when queued."""
+    """Queue again a top still pending ``TOP_REQUEUE_SECONDS`` after the draw (``selectors.top_overdue``):
+    its worker died in the search (Redis would hand the message out again only after its visibility
+    timeout) or the web process died before queuing it.  At most once per ``TOP_REQUEUE_SECONDS``
+    (a mark in the cache, shared by the web processes with Redis); a duplicate costs nothing,
+    ``round_compute_top`` returning at once when the top is ready.  Called by the arbiter's screen on
+    its polls; True when queued."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return False
-    now = now or timezone.now()
-    wait = settings.TOP_REQUEUE_SECONDS
     rnd = Round.objects.get(pk=round_id)
-    late = now - rnd.drawn_at >= timedelta(seconds=wait)
-    if rnd.status != Round.Status.DRAWN or rnd.top_state != Round.TopState.PENDING or not late:
+    if not selectors.top_overdue(rnd, now or timezone.now()):
         return False
-    clock = time.monotonic()
-    with _requeued_lock:
-        for key, at in list(_requeued.items()):
-            if clock - at >= wait:
-                del _requeued[key]
-        if round_id in _requeued:
-            return False
-        _requeued[round_id] = clock
+    try:
+        first = cache.add(f"top-requeued:{round_id}", 1, timeout=settings.TOP_REQUEUE_SECONDS)
+    except Exception:  # the cache is Redis and Redis is down: queuing fails too, and says so
+        first = True
+    if not first:
+        return False
     logger.warning("The top of round %s is still pending: queued again.", round_id)
     _queue_top(round_id)
     return True
@@ -466,14 +457,9 @@ def _send_close(round_id: int, eta) -> None:
 # -- slips --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Receipt:
-    submission: Submission
-    #: The move as understood, for the player's board (None when the slip names no place).
-    preview: Play | None
-
-
-def submission_record(*, player: Player, round_id: int, text: str, request_id: str = "", now=None) -> Receipt:
+def submission_record(
+    *, player: Player, round_id: int, text: str, request_id: str = "", now=None
+) -> Submission:
     """Store a player's slip; the last one before the deadline counts (§3.3.3).  The server's clock
     decides, with the tournament's grace window.  The player is told the slip was received and how
     it was understood, never whether the word is valid or what it scores (§3.4).
@@ -489,7 +475,9 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
         "claimed": slip.score,
         "received_at": now,
     }
-    fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()))
+    # Not graded yet (the round not seen running): a replaced slip's earlier grade must not stay, and
+    # the close grades what has no grade.
+    fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
     with _writing():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
         _check_open(rnd, player, now)
@@ -505,7 +493,7 @@ def submission_record(*, player: Player, round_id: int, text: str, request_id: s
             existing.request_id = request_id
             existing.save(update_fields=[*fields, "revision", "request_id"])
             sub = existing
-    return Receipt(sub, None)
+    return sub
 
 
 def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
@@ -637,7 +625,8 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
             sub.save(update_fields=[*fields, "entered_by"])
         _store_grade(sub, _grade(rnd, _position(rnd.game, rnd), sub.slip_text()))
         SubmissionChange.objects.create(submission=sub, changed_by=user, before=before, after=_slip_json(sub))
-        Round.objects.filter(pk=rnd.pk).update(version=rnd.version + 1)
+        rnd.version += 1  # saved, not updated: the phones' memo hears of it (tournaments/memo.py)
+        rnd.save(update_fields=["version"])
     return sub
 
 
@@ -779,5 +768,6 @@ def submission_correction_undo(*, round_id: int, user) -> Submission | None:
         if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
             raise ServiceError("correct_round_open")
         sub.delete()
-        Round.objects.filter(pk=rnd.pk).update(version=rnd.version + 1)
+        rnd.version += 1  # saved, not updated: the phones' memo hears of it (tournaments/memo.py)
+        rnd.save(update_fields=["version"])
     return None

@@ -4,7 +4,6 @@ the renderers in ``tournaments.reports`` never query.  Labels come in the tourna
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 
 from django.utils import timezone
 from django.utils.translation import gettext, override
@@ -19,7 +18,6 @@ from tournaments.models import (
     Grading,
     MergedResults,
     PercentBase,
-    Player,
     Printout,
     Round,
     Submission,
@@ -36,24 +34,21 @@ from tournaments.reports.data import (
     ScoreCard,
     SheetHeader,
 )
-
-Progress = Callable[[int, int], None]
-
-SANCTION_LABELS = {"warning": "avertissement", "penalty": "-5", "zero": "zéro"}
-SANCTION_LABELS_EN = {"warning": "warning", "penalty": "-5", "zero": "zero"}
+from tournaments.reports.layout import Progress
+from tournaments.selectors import SANCTIONS
 
 
 def build(printout: Printout, progress: Progress | None = None) -> tuple[str, str, bytes]:
     """The PDF a printout asks for, as ``(filename, mimetype, bytes)``."""
     tournament, game = printout.tournament, printout.game
-    with override(tournament.sheet_language):
+    with override(tournament.sheet_language):  # the sheet's labels, and those of selectors.SANCTIONS
         if printout.kind == Printout.Kind.TOURNAMENT:
             return render.ranking_sheet(tournament_ranking_sheet(tournament))
+        if printout.kind == Printout.Kind.GAME:
+            return render.game_sheet(game_sheet(game))
         ranking = result_reads.game_ranking(game)
         if printout.kind == Printout.Kind.RANKING:
             return render.ranking_sheet(game_ranking_sheet(game, ranking))
-        if printout.kind == Printout.Kind.GAME:
-            return render.game_sheet(game_sheet(game))
         cards = score_cards(game, ranking)
         if printout.kind == Printout.Kind.CARDS:
             return render.score_cards(cards, progress=progress)
@@ -89,7 +84,7 @@ def _game_title(game: Game) -> str:
 # -- rankings ------------------------------------------------------------------------------------
 
 
-def _row(line, negatif: int, percent, lang: str) -> RankingRow:
+def _row(ranking: GameRanking | TournamentRanking, line, lang: str) -> RankingRow:
     return RankingRow(
         rank=line.rank,
         series_rank=line.series_rank,
@@ -101,8 +96,8 @@ def _row(line, negatif: int, percent, lang: str) -> RankingRow:
         category=engine_ranking.category_label(line.entrant.category, lang),
         total=line.total,
         paid=line.paid,
-        negatif=negatif,
-        percent=round(float(percent), 2),
+        negatif=ranking.negatif(line),
+        percent=round(float(ranking.percent(line)), 2),
         percent_total=round(float(line.percent_total), 2),
         percent_paid=round(float(line.percent_paid), 2),
         solos=line.solos,
@@ -111,8 +106,8 @@ def _row(line, negatif: int, percent, lang: str) -> RankingRow:
     )
 
 
-def ranking_rows(ranking: GameRanking, lang: str) -> tuple[RankingRow, ...]:
-    return tuple(_row(line, ranking.negatif(line), ranking.percent(line), lang) for line in ranking.lines)
+def ranking_rows(ranking: GameRanking | TournamentRanking, lang: str) -> tuple[RankingRow, ...]:
+    return tuple(_row(ranking, line, lang) for line in ranking.lines)
 
 
 def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
@@ -125,12 +120,9 @@ def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
     )
 
 
-def tournament_ranking_sheet(
-    tournament: Tournament, ranking: TournamentRanking | None = None
-) -> RankingSheet:
-    ranking = ranking or result_reads.tournament_ranking(tournament)
-    lang = tournament.sheet_language
-    rows = tuple(_row(line, ranking.negatif(line), line.percent, lang) for line in ranking.lines)
+def tournament_ranking_sheet(tournament: Tournament) -> RankingSheet:
+    ranking = result_reads.tournament_ranking(tournament)
+    rows = ranking_rows(ranking, tournament.sheet_language)
     return RankingSheet(header=header(tournament, gettext("Classement général")), top=ranking.top, rows=rows)
 
 
@@ -176,26 +168,26 @@ def score_cards(game: Game, ranking: GameRanking) -> list[ScoreCard]:
     head = header(tournament, _game_title(game))
     rounds = list(game.rounds.filter(status__in=COUNTED).order_by("number", "attempt"))
     slips = {(s.round_id, s.player_id): s for s in Submission.objects.filter(round__in=rounds)}
-    players = {p.pk: p for p in Player.objects.filter(tournament=tournament)}
     return [
-        _card(head, players[line.entrant.key], line, ranking, rounds, slips, lang)
+        _card(head, line, ranking, rounds, slips, lang)
         for line in sorted(ranking.lines, key=lambda line: line.entrant.table)
     ]
 
 
-def _card(head, player: Player, line: GameLine, ranking: GameRanking, rounds, slips, lang: str) -> ScoreCard:
+def _card(head, line: GameLine, ranking: GameRanking, rounds, slips, lang: str) -> ScoreCard:
+    who = line.entrant
     total, card_rounds = 0, []
     for rnd in rounds:
-        sub = slips.get((rnd.pk, player.pk))
+        sub = slips.get((rnd.pk, who.key))
         total += (sub.paid or 0) if sub else 0
         card_rounds.append(_card_round(rnd, sub, total, lang))
     return ScoreCard(
         header=head,
-        name=player.name,
-        table=player.table_number,
-        club=player.club,
-        series=player.series,
-        category=engine_ranking.category_label(player.category, lang),
+        name=who.name,
+        table=who.table,
+        club=who.club,
+        series=who.series,
+        category=engine_ranking.category_label(who.category, lang),
         rounds=tuple(card_rounds),
         paid=line.paid,
         solos=line.solos,
@@ -211,11 +203,10 @@ def _card(head, player: Player, line: GameLine, ranking: GameRanking, rounds, sl
 
 def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> CardRound:
     top = rnd.placed or (rnd.tops[0] if rnd.tops else {"ref": "", "word": "", "score": rnd.top_score or 0})
-    labels = SANCTION_LABELS_EN if lang == "en" else SANCTION_LABELS
     if sub is None:
-        sanction, reason = labels["zero"], ("no slip" if lang == "en" else "pas de bulletin")
+        sanction, reason = str(SANCTIONS["zero"]), ("no slip" if lang == "en" else "pas de bulletin")
     else:
-        sanction = labels.get(sub.sanction, "")
+        sanction = str(SANCTIONS.get(sub.sanction, ""))
         reason = (sub.message_en if lang == "en" else sub.message) if sub.sanction != "none" else ""
     return CardRound(
         number=rnd.number,

@@ -17,6 +17,13 @@ def arbiter(db) -> User:
 
 
 @pytest.fixture
+def arbiter_client(client, arbiter):
+    """The test client logged in as the arbiter."""
+    client.force_login(arbiter)
+    return client
+
+
+@pytest.fixture
 def tournament(arbiter):
     return services.tournament_create(
         created_by=arbiter,

@@ -1,13 +1,18 @@
-"""Reaching the real services the integration tests need (PostgreSQL, Redis): under CI=true an
-unreachable service fails the test, elsewhere it skips it."""
+"""Reaching the real services the integration tests need (PostgreSQL, Redis, a server or a worker
+of their own): under CI=true an unreachable service fails the test, elsewhere it skips it."""
 
 from __future__ import annotations
 
 import os
 import socket
+import time
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection
+from kombu import pools
+
+from arbiter.celery import app as celery_app
 
 
 def require_port(name: str, host: str, port: int) -> None:
@@ -26,3 +31,53 @@ def shared_database_url() -> str:
         return f"sqlite:///{cfg['NAME']}"
     user = cfg.get("USER") or "postgres"
     return f"postgres://{user}@{cfg.get('HOST') or '127.0.0.1'}:{cfg.get('PORT') or 5432}/{cfg['NAME']}"
+
+
+def wait_for(predicate, seconds: float = 60.0) -> bool:
+    """Whether ``predicate`` came true within ``seconds`` (asked every tenth of a second)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def use_broker(settings, url: str):
+    """The web side (this process) queues its tasks to ``url`` instead of running them in-process."""
+    # Read before the Django setting changes: Celery reads its configuration from it lazily.
+    previous = {
+        "task_always_eager": celery_app.conf.task_always_eager,
+        "broker_url": celery_app.conf.broker_url,
+    }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    celery_app.conf.update(task_always_eager=False, broker_url=url)
+    _drop_broker_connections()
+    try:
+        yield url
+    finally:
+        celery_app.conf.update(**previous)
+        _drop_broker_connections()
+
+
+def _drop_broker_connections() -> None:
+    """Forget every pooled broker connection (the app's and kombu's process-wide ones) so the next
+    task goes to the broker now configured."""
+    pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None

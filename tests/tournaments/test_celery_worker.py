@@ -5,14 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from kombu import pools
 
-from arbiter.celery import app as celery_app
-from tests.tournaments.services_live import require_port, shared_database_url
+from tests.tournaments.services_live import require_port, shared_database_url, use_broker, wait_for
 from tournaments import services
 from tournaments.models import Round
 
@@ -23,25 +20,8 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 @pytest.fixture
 def broker(settings):
     require_port("Redis", "127.0.0.1", 6379)
-    # Read before the Django setting changes: Celery reads its configuration from it lazily.
-    previous = {
-        "task_always_eager": celery_app.conf.task_always_eager,
-        "broker_url": celery_app.conf.broker_url,
-    }
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.update(task_always_eager=False, broker_url=REDIS_URL)
-    _drop_connections()
-    yield REDIS_URL
-    celery_app.conf.update(**previous)
-    _drop_connections()
-
-
-def _drop_connections() -> None:
-    """Forget every pooled broker connection (the app's and kombu's process-wide ones) so the next
-    task goes to the broker now configured."""
-    pools.reset()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    with use_broker(settings, REDIS_URL) as url:
+        yield url
 
 
 @pytest.fixture
@@ -57,15 +37,6 @@ def worker(broker, transactional_db):
         process.kill()
 
 
-def _wait_for(predicate, seconds: float = 60.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
     game = services.game_start(tournament=tournament, seed=3)
@@ -76,7 +47,7 @@ def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
     def ready() -> bool:
         return Round.objects.get(pk=rnd.pk).top_state == Round.TopState.READY
 
-    if not _wait_for(ready):
+    if not wait_for(ready):
         worker.terminate()
         pytest.fail("the worker did not compute the top:\n" + worker.stdout.read().decode(errors="replace"))
     rnd.refresh_from_db()
@@ -91,7 +62,7 @@ def test_a_printout_is_built_by_a_real_worker_which_reports_its_progress(worker,
 
     game = services.game_start(tournament=tournament, seed=3)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-    assert _wait_for(lambda: Round.objects.get(pk=rnd.pk).top_state == Round.TopState.READY)
+    assert wait_for(lambda: Round.objects.get(pk=rnd.pk).top_state == Round.TopState.READY)
     services.round_start(round_id=rnd.pk)
     services.round_close(round_id=rnd.pk)
     printout = result_services.printout_request(tournament=tournament, kind=Printout.Kind.BUNDLE, game=game)
@@ -100,7 +71,7 @@ def test_a_printout_is_built_by_a_real_worker_which_reports_its_progress(worker,
     def built() -> bool:
         return Printout.objects.get(pk=printout.pk).status == Printout.Status.DONE
 
-    if not _wait_for(built):
+    if not wait_for(built):
         worker.terminate()
         pytest.fail(
             "the worker did not build the printout:\n" + worker.stdout.read().decode(errors="replace")

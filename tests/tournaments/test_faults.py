@@ -13,7 +13,6 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,12 +33,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from arbiter.celery import app as celery_app
 from engine.board import Board
 from engine.draw import Bag
 from engine.movegen import Position, find_tops
-from tests.tournaments.services_live import require_port, shared_database_url
-from tests.tournaments.test_celery_worker import _drop_connections
+from tests.tournaments.services_live import (
+    free_port,
+    listening,
+    require_port,
+    shared_database_url,
+    use_broker,
+    wait_for,
+)
 from tournaments import services
 from tournaments.lexicons import engine_lexicon
 from tournaments.middleware import RETRY_AFTER_SECONDS
@@ -79,39 +83,7 @@ app.worker_main(["worker", "--pool=" + pool, "--concurrency=1", "--loglevel=INFO
 """
 
 
-def _wait_for(predicate, seconds: float = 60.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
-
-
-@pytest.fixture
-def arbiter_client(client, arbiter):
-    client.force_login(arbiter)
-    return client
-
-
 # -- brokers and workers ---------------------------------------------------------------------------
-
-
-@contextmanager
-def _broker(settings, url: str):
-    """The web side (this process) queues its tasks to ``url`` instead of running them in-process."""
-    previous = {
-        "task_always_eager": celery_app.conf.task_always_eager,
-        "broker_url": celery_app.conf.broker_url,
-    }
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.update(task_always_eager=False, broker_url=url)
-    _drop_connections()
-    try:
-        yield url
-    finally:
-        celery_app.conf.update(**previous)
-        _drop_connections()
 
 
 @pytest.fixture
@@ -119,7 +91,7 @@ def redis_broker(settings):
     require_port("Redis", "127.0.0.1", 6379)
     store = redis.Redis.from_url(REDIS_URL)
     store.flushdb()
-    with _broker(settings, REDIS_URL):
+    with use_broker(settings, REDIS_URL):
         yield store
     store.flushdb()
     store.close()
@@ -127,7 +99,7 @@ def redis_broker(settings):
 
 @pytest.fixture
 def dead_broker(settings):
-    with _broker(settings, DEAD_REDIS_URL) as url:
+    with use_broker(settings, DEAD_REDIS_URL) as url:
         yield url
 
 
@@ -189,7 +161,7 @@ def _top_state(rnd: Round) -> str:
 
 
 def _wait_for_top(rnd: Round, workers: Workers, seconds: float = 60.0) -> Round:
-    if not _wait_for(lambda: _top_state(rnd) == Round.TopState.READY, seconds):
+    if not wait_for(lambda: _top_state(rnd) == Round.TopState.READY, seconds):
         pytest.fail(f"the top was never computed; workers' logs:\n{workers.logs()}")
     return Round.objects.get(pk=rnd.pk)
 
@@ -228,22 +200,30 @@ def test_redis_keeps_a_taken_task_long_enough_for_a_round_to_close_and_not_longe
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
 
 
+def _draw_and_kill_the_searching_worker(
+    workers: Workers, tournament, seed: int, tmp_path
+) -> tuple[Game, Round]:
+    """Round 1 drawn, its top taken by a worker that is killed (SIGKILL) in the search."""
+    game = services.game_start(tournament=tournament, seed=seed)
+    searching = tmp_path / "searching"
+    first = workers.start(stall=searching)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    if not wait_for(searching.exists):
+        pytest.fail(f"the first worker never began the search:\n{workers.logs()}")
+    _kill(first.pid)
+    first.wait(timeout=10)
+    return game, rnd
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_top_lost_with_its_killed_worker_is_queued_again_by_the_arbiters_screen(
     workers, arbiter_client, tournament, tmp_path, settings
 ):
-    game = services.game_start(tournament=tournament, seed=3)
-    searching = tmp_path / "searching"
-    first = workers.start(stall=searching)
-    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-    if not _wait_for(searching.exists):
-        pytest.fail(f"the first worker never began the search:\n{workers.logs()}")
-    _kill(first.pid)
-    first.wait(timeout=10)
+    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, 3, tmp_path)
 
     # A new worker: Redis keeps the lost message for its visibility timeout (minutes), so nothing yet.
     second = workers.start()
-    assert _wait_for(lambda: workers.ready(second)), workers.logs()
+    assert wait_for(lambda: workers.ready(second)), workers.logs()
     poll = reverse("tournaments:game_poll", args=[game.pk])
     assert arbiter_client.get(poll).status_code == 200
     assert _top_state(rnd) == Round.TopState.PENDING
@@ -266,14 +246,7 @@ def test_redis_gives_the_task_of_a_killed_worker_to_the_next_one_after_the_visib
 ):
     """No screen polls here: Redis itself hands the unacknowledged message out again."""
     visibility = 2
-    game = services.game_start(tournament=tournament, seed=5)
-    searching = tmp_path / "searching"
-    first = workers.start(stall=searching)
-    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-    if not _wait_for(searching.exists):
-        pytest.fail(f"the first worker never began the search:\n{workers.logs()}")
-    _kill(first.pid)
-    first.wait(timeout=10)
+    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, 5, tmp_path)
     time.sleep(visibility + 0.5)  # the message is now older than the next worker's visibility timeout
     assert _top_state(rnd) == Round.TopState.PENDING
 
@@ -293,7 +266,7 @@ def test_a_worker_whose_search_process_is_killed_puts_the_top_back_and_computes_
     searching = tmp_path / "searching"
     worker = workers.start(stall=searching, pool="prefork")
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-    if not _wait_for(lambda: searching.exists() and searching.read_text()):
+    if not wait_for(lambda: searching.exists() and searching.read_text()):
         pytest.fail(f"the worker never began the search:\n{workers.logs()}")
     child = int(searching.read_text())
     assert child != worker.pid
@@ -417,7 +390,7 @@ def test_a_top_overdue_when_redis_goes_down_is_reported_and_computed_on_the_lapt
     overdue = timedelta(seconds=settings.TOP_REQUEUE_SECONDS)
     Round.objects.filter(pk=rnd.pk).update(drawn_at=F("drawn_at") - overdue)
     poll = reverse("tournaments:game_poll", args=[game.pk])
-    with _broker(settings, DEAD_REDIS_URL):
+    with use_broker(settings, DEAD_REDIS_URL):
         arbiter_client.get(poll)
         assert _top_state(rnd) == Round.TopState.FAILED
         assert BROKER_DOWN_TEXT in arbiter_client.get(poll).content.decode()
@@ -563,29 +536,19 @@ serve(application, host="127.0.0.1", port=int(sys.argv[1]), threads=4)
 
 @pytest.fixture
 def site():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "DATABASE_URL": shared_database_url()}
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE, str(port)], cwd=ROOT, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    if not _wait_for(lambda: _listening(port), 30):
+    if not wait_for(lambda: listening(port), 30):
         process.kill()
         pytest.fail("the server did not start")
     yield base
     process.kill()
     process.wait(timeout=10)
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
 
 
 class Phone:
@@ -656,7 +619,7 @@ def _database_fault(vendor: str, phones: list[Phone]):
         locker.execute("BEGIN IMMEDIATE")
         try:
             yield
-            _wait_for(lambda: any(p.failures for p in phones), 10)
+            wait_for(lambda: any(p.failures for p in phones), 10)
             time.sleep(1.0)
         finally:
             locker.execute("ROLLBACK")

@@ -30,12 +30,6 @@ def _french_afterwards():
     translation.activate(settings.LANGUAGE_CODE)
 
 
-@pytest.fixture
-def arbiter_client(client, arbiter):
-    client.force_login(arbiter)
-    return client
-
-
 def _page(player) -> str:
     return reverse("tournaments:player_page", kwargs={"token": player.token})
 

@@ -7,7 +7,6 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,19 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournaments.services_live import shared_database_url
+from tests.tournaments.services_live import free_port, listening, shared_database_url, wait_for
 from tournaments import services
 from tournaments.models import Round, Submission
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = "from waitress import serve; from arbiter.wsgi import application; import sys; " \
     "serve(application, host='127.0.0.1', port=int(sys.argv[1]), threads=4)"  # fmt: skip
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -46,14 +39,8 @@ class Server:
             [sys.executable, "-c", SERVE, str(self.port)], cwd=ROOT, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start")
+        if not wait_for(lambda: listening(self.port), 30):
+            raise AssertionError("the server did not start")
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -65,7 +52,7 @@ class Server:
 
 @pytest.fixture
 def server():
-    running = Server(_free_port())
+    running = Server(free_port())
     yield running
     if running.process and running.process.poll() is None:
         running.kill()

@@ -20,12 +20,6 @@ GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def arbiter_client(client, arbiter):
-    client.force_login(arbiter)
-    return client
-
-
 def _slip(rnd: Round, score: bool = True) -> str:
     top = rnd.tops[0]
     return f"{top['ref']} {top['word']}" + (f" {top['score']}" if score else "")

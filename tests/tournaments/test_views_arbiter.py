@@ -10,7 +10,6 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote
 
-import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
@@ -20,12 +19,6 @@ from tournaments.lexicons import lexicon_default_row
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def arbiter_client(client, arbiter):
-    client.force_login(arbiter)
-    return client
 
 
 def _poll_key(response) -> str:

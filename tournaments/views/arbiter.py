@@ -180,11 +180,13 @@ def game_start(request, pk: int):
 def _live(game_id: int) -> tuple[Game, Round | None]:
     """The game and its current round, closed first if its deadline has passed (no worker needed)."""
     rnd = selectors.current_round(game_id)
-    # Before the deadline the service has nothing to do: skip its query on every poll.
-    if rnd is not None and rnd.status == Round.Status.RUNNING and timezone.now() > rnd.deadline:
+    now = timezone.now()
+    # Before the deadline, or before the top is overdue, the service has nothing to do: skip its
+    # query on every poll.
+    if rnd is not None and rnd.status == Round.Status.RUNNING and now > rnd.deadline:
         rnd = services.round_close_if_due(round_id=rnd.pk)
-    elif rnd is not None and rnd.status == Round.Status.DRAWN and rnd.top_state == Round.TopState.PENDING:
-        # A top whose worker died in the search is queued again (the service waits a while first).
+    elif rnd is not None and selectors.top_overdue(rnd, now):
+        # A top whose worker died in the search is queued again.
         services.round_requeue_top(round_id=rnd.pk)
     game = rnd.game if rnd is not None else get_object_or_404(Game, pk=game_id)
     return game, rnd

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.http import HttpResponseForbidden
+from django.http import HttpResponse
 from django.utils.html import escape
 
 import tournaments.messages  # noqa: F401 - registers the sentence below
@@ -14,19 +14,26 @@ from engine.messages import Message
 from tournaments.selectors import interface_language
 
 
-def csrf_failure(request, reason: str = ""):
-    """``settings.CSRF_FAILURE_VIEW``: 403 with the sentence (a fragment for htmx, else a page)."""
+def error_answer(request, code: str, status: int, after: str = "") -> HttpResponse:
+    """The sentence ``code`` in the interface's language where the phone's script reads it
+    (``<p class="error">``): alone for htmx, else in a bare page followed by ``after`` (HTML).  A
+    string, not a template: the database may be what failed."""
     lang = interface_language()
-    body = f'<p class="error" role="alert">{escape(Message("csrf_failed").text(lang))}</p>'
+    body = f'<p class="error" role="alert">{escape(Message(code).text(lang))}</p>'
     if not request.headers.get("HX-Request"):
-        link = escape(_page_before(request))
-        label = escape(Message("csrf_reload").text(lang))
         body = (
             f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>403</title>'
-            f'{body}<p><a href="{link}">{label}</a></p></html>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{status}</title>'
+            f"{body}{after}</html>"
         )
-    return HttpResponseForbidden(body)
+    return HttpResponse(body, status=status)
+
+
+def csrf_failure(request, reason: str = ""):
+    """``settings.CSRF_FAILURE_VIEW``: 403 with the sentence and, on a page, a link to reload."""
+    link = escape(_page_before(request))
+    label = escape(Message("csrf_reload").text(interface_language()))
+    return error_answer(request, "csrf_failed", 403, after=f'<p><a href="{link}">{label}</a></p>')
 
 
 def _page_before(request) -> str:

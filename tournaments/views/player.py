@@ -10,11 +10,9 @@ import hashlib
 import re
 import uuid
 
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import arrival, player_reads, ratelimit, services
@@ -23,8 +21,6 @@ from tournaments.selectors import interface_language
 from tournaments.services import ServiceError
 
 SESSION_KEY = "player_token"
-#: How long the room's shared board is kept; its key changes with the round anyway.
-BOARD_SECONDS = 300
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
 
 
@@ -106,28 +102,7 @@ def player_status(request, token: str):
 
 def _status_response(request, context) -> HttpResponse:
     """The status area, and the board and the receipt swapped out of band: one template."""
-    context = {**context, "board": _board_html(request, context)}
     return HttpResponse(render_to_string("tournaments/partials/_player_poll.html", context, request))
-
-
-def _board_html(request, context) -> str:
-    """The board as the phones of the room see it once a round changes state: rendered once for
-    every phone showing the same thing (after a round, 300 phones ask at once), that is the same
-    round state and, until the top is placed, the same slip on it (many players send the top)."""
-    screen = context["screen"]
-    rnd, sub = screen.round, screen.submission
-    plain = sub is None or (rnd is not None and rnd.placed is not None and screen.top)
-    slip = "" if plain else hashlib.sha256(f"{sub.ref} {sub.word}".encode()).hexdigest()[:32]
-    key = f"player-board:{rnd.pk if rnd else 0}:{rnd.version if rnd else 0}:{screen.phase}:{slip}"
-
-    def render() -> str:
-        return render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
-
-    try:
-        html = cache.get_or_set(key, render, BOARD_SECONDS)
-    except Exception:  # the cache is Redis and Redis is down: render it for this phone
-        html = render()
-    return mark_safe(html)  # rendered by the template above
 
 
 def _slip_text(post, fisf: bool) -> str:
@@ -161,7 +136,7 @@ def player_submit(request, token: str):
         round_id = player_reads.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
         if round_id is None:
             raise ServiceError("slip_round_not_running")
-        receipt = services.submission_record(
+        stored = services.submission_record(
             player=player,
             round_id=round_id,
             text=text,
@@ -170,8 +145,7 @@ def player_submit(request, token: str):
         )
     except ServiceError as refusal:
         error = refusal.message.text(interface_language())
-        receipt = None
-    stored = receipt.submission if receipt else None
+        stored = None
     context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
         return render(request, "tournaments/player_page.html", context)

@@ -48,7 +48,7 @@ def game_results(request, pk: int):
     }
     if request.htmx:
         return render(request, "tournaments/partials/_results.html", context)
-    context["printouts"] = game.printouts.all()[:5]
+    context["printouts"] = game.printouts.defer("pdf")[:5]
     return render(request, "tournaments/game_results.html", context)
 
 
@@ -59,7 +59,7 @@ def tournament_results(request, pk: int):
     key = result_reads.results_key(tournament.pk)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
-    ranking = result_reads.tournament_ranking_shared(tournament)
+    ranking = result_reads.tournament_ranking_shared(tournament, key)
     context = {
         "tournament": tournament,
         "ranking": result_reads.tournament_rows(ranking),
@@ -70,7 +70,7 @@ def tournament_results(request, pk: int):
     }
     if request.htmx:
         return render(request, "tournaments/partials/_results.html", context)
-    context["printouts"] = tournament.printouts.filter(game=None)[:5]
+    context["printouts"] = tournament.printouts.filter(game=None).defer("pdf")[:5]
     return render(request, "tournaments/tournament_results.html", context)
 
 
