@@ -1,4 +1,4 @@
-"""The 15x15 board (rules §1.2): tiles on a flat 225-cell grid and the premium layout.
+"""The 15x15 board (rules §1.2): tiles on a flat 225-cell grid, the premium layout, the board as text.
 
 The board holds tiles only; cross-checks and anything else the move generator
 derives belong to ``movegen``.  Square ``index = row * 15 + col`` with rows
@@ -8,6 +8,8 @@ A..O = 0..14 and columns 1..15 = 0..14.
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from engine.alphabet import char
 
 SIZE = 15
 CELLS = SIZE * SIZE
@@ -77,6 +79,17 @@ class Board:
         return isinstance(other, Board) and self.cells == other.cells
 
     def __repr__(self) -> str:
-        from engine.notation import board_text
-
         return f"Board(\n{board_text(self)})"
+
+
+def board_text(board: Board) -> str:
+    """Fifteen lines, row letter then cells: ``.`` empty, letters, blanks in lower case.
+
+    Here rather than in ``notation`` (which re-exports it, next to ``parse_board``)
+    so that ``Board.__repr__`` needs no import of a module that imports this one.
+    """
+    lines = ["   " + "".join(f"{c % 10}" for c in range(1, SIZE + 1))]
+    for r in range(SIZE):
+        row = board.cells[r * SIZE : (r + 1) * SIZE]
+        lines.append(f"{chr(65 + r)}  " + "".join(char(t) if t else "." for t in row))
+    return "\n".join(lines)

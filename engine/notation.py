@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine import alphabet
 from engine.alphabet import BLANK_FLAG, RACK_SIZE
 from engine.board import CELLS, EMPTY, SIZE, Board
+from engine.board import board_text as board_text  # re-exported: boards read and written here
 from engine.messages import Message
 
 MAX_INPUT = 200
@@ -218,15 +219,6 @@ def parse_slip(text: str) -> SlipText:
     head, word = parts
     ref = None if head in ("-", "?") else parse_ref(head)
     return SlipText(ref, parse_word(word), score)
-
-
-def board_text(board: Board) -> str:
-    """Fifteen lines, row letter then cells: ``.`` empty, letters, blanks in lower case."""
-    lines = ["   " + "".join(f"{c % 10}" for c in range(1, SIZE + 1))]
-    for r in range(SIZE):
-        row = board.cells[r * SIZE : (r + 1) * SIZE]
-        lines.append(f"{chr(65 + r)}  " + "".join(alphabet.char(t) if t else "." for t in row))
-    return "\n".join(lines)
 
 
 def parse_board(text: str) -> Board:

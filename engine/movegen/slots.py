@@ -1,0 +1,177 @@
+"""Slots and their score bounds: listing every slot of a position before any word is looked at.
+
+A slot is a stretch of one line a word could exactly fill (see the package
+docstring); its bound is worked out from the rack and the squares' premiums
+alone, without touching the lexicon.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from operator import mul
+from typing import NamedTuple
+
+from engine.alphabet import ALL_LETTERS, BLANK, RACK_SIZE, VALUES
+from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT
+from engine.movegen.crosschecks import LINES, TILE_VALUE, CrossChecks
+from engine.movegen.position import Position
+from engine.scoring import BINGO_BONUS as BINGO
+
+
+class Slot(NamedTuple):
+    """A slot with its bound, and what the search needs of it: its empty squares and their weights."""
+
+    bound: int
+    horizontal: bool
+    line: int
+    start: int
+    end: int
+    const: int
+    empties: tuple[int, ...]  # positions in the line of the empty squares
+    weights: tuple[int, ...]
+
+
+def rack_counts(rack) -> tuple[list[int], int]:
+    counts = [0] * 28
+    for c in rack:
+        counts[c] += 1
+    return counts, counts[BLANK]
+
+
+class RackBounds:
+    """What the bounds need of a rack: its values best first, and per letter mask its best value."""
+
+    __slots__ = ("_present", "cap", "size", "usable", "values")
+
+    def __init__(self, rack, counts, blanks):
+        self.size = len(rack)
+        self.values = sorted((VALUES[c] for c in rack), reverse=True)
+        self.usable = ALL_LETTERS if blanks else sum(1 << c for c in range(1, 27) if counts[c])
+        present = sorted({c for c in rack if c != BLANK}, key=VALUES.__getitem__, reverse=True)
+        self.cap = {}
+        self._present = present
+
+    def best_value(self, mask: int) -> int:
+        """The best value a rack tile can have on a square allowing ``mask`` (a blank is 0)."""
+        cap = self.cap.get(mask)
+        if cap is None:
+            cap = next((VALUES[c] for c in self._present if mask >> c & 1), 0)
+            self.cap[mask] = cap
+        return cap
+
+
+def list_slots(position: Position, checks: dict[bool, CrossChecks], rack: RackBounds) -> list[tuple]:
+    """Every slot of the position with its score bound."""
+    cells = position.board.cells
+    first = position.is_first_move
+    slots: list[tuple] = []
+    if first:
+        directions = ((True, (CENTER // SIZE,)),)
+    else:
+        directions = ((True, range(SIZE)), (False, range(SIZE)))
+    for horizontal, lines in directions:
+        check = checks[horizontal]
+        for line in lines:
+            _line_slots(slots, cells, LINES[horizontal][line], horizontal, line, check, rack, first)
+    return slots
+
+
+def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds, first) -> None:
+    """The slots of one line, as ``(bound, horizontal, line, start, end, const)``.
+
+    Two bounds, both valid, the lower kept: the rack's values paired best with
+    best against the squares' weights, and each square's weight times the best
+    value its cross-check lets a rack tile have.  Without a word premium in the
+    slot (the common case) both are kept up to date square by square.
+    """
+    tiles = [cells[sq] for sq in squares]
+    mask, has, cscore = check.mask, check.has, check.score
+    if not first and not any(tiles) and not any(has[sq] for sq in squares):
+        return
+    usable, n, values = rack.usable, rack.size, rack.values
+    top_value = values[0]
+    best_value = rack.best_value
+    append = slots.append
+    for s in range(SIZE):
+        if s and tiles[s - 1]:
+            continue
+        k = 0
+        wm = 1
+        fixed = 0
+        cross = 0
+        connected = False
+        lms: list[int] = []
+        xws: list[int] = []
+        caps: list[int] = []
+        negated: list[int] = []  # -weight of each empty square, sorted, while wm == 1
+        capped = 0
+        for e in range(s, SIZE):
+            t = tiles[e]
+            if t:
+                fixed += TILE_VALUE[t]
+                connected = True
+            else:
+                sq = squares[e]
+                m = mask[sq]
+                if not m & usable:
+                    break
+                k += 1
+                if k > n:
+                    break
+                w = WORD_MULT[sq]
+                wm *= w
+                lm = LETTER_MULT[sq]
+                if has[sq]:
+                    connected = True
+                    cross += cscore[sq] * w
+                    x = w
+                    cap = best_value(m)
+                else:
+                    x = 0
+                    cap = top_value
+                if first and sq == CENTER:
+                    connected = True
+                lms.append(lm)
+                xws.append(x)
+                caps.append(cap)
+                weight = lm * (1 + x)
+                insort(negated, -weight)
+                capped += weight * cap
+            if k and e > s and connected and (e == SIZE - 1 or not tiles[e + 1]):
+                const = fixed * wm + cross + (BINGO if k == RACK_SIZE else 0)
+                if wm == 1:
+                    paired = -sum(map(mul, negated, values))
+                    bound = const + (paired if paired < capped else capped)
+                else:
+                    weights = [lm * (wm + x) for lm, x in zip(lms, xws)]
+                    paired = sum(map(mul, sorted(weights, reverse=True), values))
+                    cap_sum = sum(map(mul, weights, caps))
+                    bound = const + (paired if paired < cap_sum else cap_sum)
+                append((bound, horizontal, line, s, e, const))
+
+
+def expand(cells, check: CrossChecks, raw) -> Slot:
+    """The details the search needs of a listed slot: its empty squares and their weights."""
+    bound, horizontal, line, start, end, const = raw
+    squares = LINES[horizontal][line]
+    empties = tuple(i for i in range(start, end + 1) if not cells[squares[i]])
+    wm = 1
+    for i in empties:
+        wm *= WORD_MULT[squares[i]]
+    has = check.has
+    weights = tuple(
+        LETTER_MULT[sq] * (wm + (WORD_MULT[sq] if has[sq] else 0)) for sq in (squares[i] for i in empties)
+    )
+    return Slot(bound, horizontal, line, start, end, const, empties, weights)
+
+
+def prepare(position: Position) -> tuple[dict[bool, CrossChecks], RackBounds, list[int], int, list[tuple]]:
+    """Cross-checks for each direction searched, the rack (as bound data and as counts), and every
+    slot listed."""
+    cells = position.board.cells
+    checks = {True: CrossChecks(cells, position.lexicon, True)}
+    if not position.is_first_move:
+        checks[False] = CrossChecks(cells, position.lexicon, False)
+    counts, blanks = rack_counts(position.rack)
+    rack = RackBounds(position.rack, counts, blanks)
+    return checks, rack, counts, blanks, list_slots(position, checks, rack)
