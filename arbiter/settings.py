@@ -67,7 +67,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    # The rooms, lowest first (.importlinter: a room imports only the rooms below it).
+    "server",
+    "lexicons",
     "tournaments",
+    "results",
 ]
 
 MIDDLEWARE = [
@@ -87,7 +91,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "arbiter.urls"
 # A form refused for its CSRF token says so in the interface's language (a phone reloads its page).
-CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "server.answers.csrf_failure"
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
 TEMPLATES = [
@@ -153,7 +157,7 @@ STORAGES = {
 MEDIA_ROOT = VAR_DIR / "media"
 
 REDIS_URL = env_str("REDIS_URL")
-# The cache holds the join-link guess counters (tournaments/ratelimit.py): in the memory of the one
+# The cache holds the join-link guess counters (server/ratelimit.py): in the memory of the one
 # embedded process by default; in Redis when it is there, so every web process counts together.
 if REDIS_URL:
     CACHES = {
@@ -200,7 +204,7 @@ TOP_REQUEUE_SECONDS = 15
 # off, it is built inside the request that asks for it (the tests' default).
 PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)
 # Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
-# process's own writes are seen at once; tournaments/player_reads.py).  The tests set 0.
+# process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5
 
 LOGGING = {

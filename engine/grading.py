@@ -124,7 +124,18 @@ class Grade:
     detail: Message | None = None
 
 
-def end_penalty(warnings: int, threshold: int = 3, value: int = 5) -> int:
+#: §3.4: warnings free before the end-of-game penalty, and in blitz (rounds of a minute or less).
+WARNING_THRESHOLD = 3
+BLITZ_WARNING_THRESHOLD = 5
+BLITZ_SECONDS = 60
+
+
+def warning_threshold(round_seconds: int) -> int:
+    """The warnings free before the end-of-game penalty (§3.4): three, five in blitz."""
+    return BLITZ_WARNING_THRESHOLD if round_seconds <= BLITZ_SECONDS else WARNING_THRESHOLD
+
+
+def end_penalty(warnings: int, threshold: int = WARNING_THRESHOLD, value: int = 5) -> int:
     """Points taken off at the end of the game for the warnings beyond the threshold (§3.4)."""
     return value * max(0, warnings - threshold)
 

@@ -13,17 +13,15 @@ sheets round them for print.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from fractions import Fraction
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import TypeVar
 
+from engine.categories import category_label
 from engine.grading import end_penalty
 
 
@@ -171,6 +169,10 @@ class GameRanking:
     def percent(self, line: GameLine) -> Fraction:
         return percent(line.based(self.rules.base), self.top)
 
+    def parts(self, line: GameLine) -> tuple[int, ...]:
+        """What a row shows in detail: the paid score of each round."""
+        return line.rounds
+
     @property
     def solos(self) -> tuple[tuple[int, Entrant], ...]:
         """Every solo of the game as (round index, entrant), in round order: what the arbiter announces."""
@@ -222,10 +224,93 @@ class TournamentRanking:
         """What the entrant is ranked on (``TournamentLine.percent``), as ``GameRanking.percent``."""
         return line.percent
 
+    def parts(self, line: TournamentLine) -> tuple[int, ...]:
+        """What a row shows in detail: each game's total on the rules' base."""
+        return tuple(game.based(self.rules.base) for game in line.games)
+
 
 def percent(score: int, top: int) -> Fraction:
     """100 × score / top, exactly; 0 when there is no top yet."""
     return Fraction(100 * score, top) if top else Fraction(0)
+
+
+_CENT = Decimal("0.01")
+
+
+def rounded(value: Fraction) -> Decimal:
+    """A percentage as a results sheet prints it: two decimals, rounded half up on the exact fraction
+    (53.125 → 53.13, where ``round(53.125, 2)`` on a float gives 53.12).  The one rounding every
+    screen, sheet and file uses."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+# -- rows: a ranking as every screen, sheet and file prints it -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a ranking as it is printed: on the arbiter's screen, the projector, the results
+    pages, the PDF sheets and the CSV.  Percentages are ``rounded``; the category is named in the
+    row's language."""
+
+    rank: int
+    #: 0 when the entrant has no series (or no category).
+    series_rank: int
+    category_rank: int
+    table: int
+    name: str
+    club: str
+    series: str
+    category: str
+    #: Paid scores + solos − penalties (§4).
+    total: int
+    #: Paid scores only.
+    paid: int
+    #: The based total minus the top (§4), e.g. −35.
+    negatif: int
+    #: On the rules' base, then with solos and penalties, then on paid scores only.
+    percent: Decimal
+    percent_total: Decimal
+    percent_paid: Decimal
+    solos: int
+    warnings: int
+    #: Points taken off at the end of the game (§3.4).
+    penalty: int
+    #: Per round (a game's ranking) or per game (a tournament's).
+    parts: tuple[int, ...] = ()
+    #: The entrant's ``key``.
+    key: Hashable = None
+
+
+def rows(ranking: GameRanking | TournamentRanking, lang: str = "fr") -> tuple[Row, ...]:
+    """Every line of ``ranking`` as a ``Row``, best first, categories named in ``lang``."""
+    return tuple(_row(ranking, line, lang) for line in ranking.lines)
+
+
+def _row(ranking: GameRanking | TournamentRanking, line, lang: str) -> Row:
+    who = line.entrant
+    return Row(
+        rank=line.rank,
+        series_rank=line.series_rank,
+        category_rank=line.category_rank,
+        table=who.table,
+        name=who.name,
+        club=who.club,
+        series=who.series,
+        category=category_label(who.category, lang),
+        total=line.total,
+        paid=line.paid,
+        negatif=ranking.negatif(line),
+        percent=rounded(ranking.percent(line)),
+        percent_total=rounded(line.percent_total),
+        percent_paid=rounded(line.percent_paid),
+        solos=line.solos,
+        warnings=line.warnings,
+        penalty=line.penalty,
+        parts=ranking.parts(line),
+        key=who.key,
+    )
 
 
 _LEADING_DIGITS = re.compile(r"\d+")
@@ -435,52 +520,3 @@ def _ranks(keys: Sequence[tuple], groups: Sequence[str], every: bool = False) ->
         seen[group] = (count + 1, key, rank)
         ranks.append(rank)
     return ranks
-
-
-# -- categories (§4: the category table is data) -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Category:
-    """An age category from ``categories.json``: ages in years, both bounds included."""
-
-    code: str
-    fr: str
-    en: str
-    min_age: int
-    #: ``None``: no upper bound.
-    max_age: int | None
-
-
-def categories(path: str | Path | None = None) -> tuple[Category, ...]:
-    """The category table: the one shipped with the engine, or the JSON file at ``path``."""
-    if path is None:
-        return _shipped_categories()
-    return _parse_categories(Path(path).read_text(encoding="utf-8"))
-
-
-def category_label(code: str, lang: str = "fr") -> str:
-    """The category's name in ``lang`` (``"fr"`` or ``"en"``); an unknown code is returned as is."""
-    wanted = code.strip().casefold()
-    for category in categories():
-        if category.code.casefold() == wanted:
-            return category.en if lang == "en" else category.fr
-    return code
-
-
-@cache
-def _shipped_categories() -> tuple[Category, ...]:
-    return _parse_categories(resources.files("engine").joinpath("categories.json").read_text("utf-8"))
-
-
-def _parse_categories(text: str) -> tuple[Category, ...]:
-    return tuple(
-        Category(
-            code=str(item["code"]),
-            fr=str(item["fr"]),
-            en=str(item["en"]),
-            min_age=int(item["min_age"]),
-            max_age=None if item["max_age"] is None else int(item["max_age"]),
-        )
-        for item in json.loads(text)
-    )

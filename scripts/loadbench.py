@@ -727,8 +727,8 @@ def make_tournament(players: int, round_seconds: int) -> tuple[int, list[tuple[i
 
     from django.contrib.auth.models import User
 
+    from lexicons.loaded import lexicon_default_row
     from tournaments import services
-    from tournaments.lexicons import lexicon_default_row
     from tournaments.models import Player
 
     user = User.objects.filter(username=ARBITER[0]).first()
@@ -1228,8 +1228,8 @@ def serve_embedded(port: int, connection_limit: int, mode: str, out: str, thread
     from django.core.management import call_command
 
     from arbiter.wsgi import application
-    from tournaments import arrival
-    from tournaments.management.commands.serve import CONNECTION_LIMIT, THREADS
+    from server import arrival
+    from server.management.commands.serve import CONNECTION_LIMIT, THREADS
 
     threads, connection_limit = threads or THREADS, connection_limit or CONNECTION_LIMIT
     call_command("serve", no_serve=True)

@@ -6,8 +6,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournois"
 
     def ready(self):
-        from tournaments import memo
+        from server import memo
+        from tournaments import messages, tasks  # noqa: F401 - the room's sentences and tasks, registered
         from tournaments.models import Game, Player, Round, SubmissionChange, Tournament
 
-        # What the phones' polls remember is forgotten when these change (tournaments/memo.py).
+        # What the phones' polls remember is forgotten when these change (server/memo.py).
         memo.connect(Round, Game, Tournament, Player, SubmissionChange)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import LexiconList, Player, Tournament
+from lexicons.models import LexiconList
+from tournaments.models import Player, Tournament
 
 MAX_UPLOAD = 20 * 1024 * 1024
-BLITZ_WARNING_THRESHOLD = 5
 
 
-def _read(upload, limit: int = MAX_UPLOAD) -> bytes:
+def read_upload(upload, limit: int = MAX_UPLOAD) -> bytes:
     if upload.size > limit:
         raise forms.ValidationError(_("Fichier trop gros."))
     return upload.read()
@@ -63,20 +63,19 @@ class TournamentForm(forms.ModelForm):
 
     def clean_lexicon_file(self):
         upload = self.cleaned_data.get("lexicon_file")
-        return (upload.name, _read(upload)) if upload else None
+        return (upload.name, read_upload(upload)) if upload else None
 
     def clean(self):
         cleaned = super().clean()
         if not cleaned.get("lexicon") and not cleaned.get("lexicon_file"):
             self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
-        blitz = cleaned.get("round_seconds") == Tournament.RoundTime.BLITZ
-        if blitz and "warning_threshold" not in self.changed_data:
-            # §3.4: five warnings are free in blitz, unless the arbiter set another threshold.
-            cleaned["warning_threshold"] = BLITZ_WARNING_THRESHOLD
         return cleaned
 
     def tournament_fields(self) -> dict:
-        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+        fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        if "warning_threshold" not in self.changed_data:
+            fields["warning_threshold"] = None  # left as shown: the service applies §3.4's default
+        return fields
 
 
 class PlayerForm(forms.ModelForm):
@@ -96,7 +95,7 @@ class PlayersCsvForm(forms.Form):
     )
 
     def clean_file(self):
-        return _read(self.cleaned_data["file"], 2 * 1024 * 1024)
+        return read_upload(self.cleaned_data["file"], 2 * 1024 * 1024)
 
 
 class GameStartForm(forms.Form):
@@ -108,7 +107,7 @@ class GameStartForm(forms.Form):
 
     def clean_prepared(self):
         upload = self.cleaned_data.get("prepared")
-        return _read(upload, 2 * 1024 * 1024) if upload else None
+        return read_upload(upload, 2 * 1024 * 1024) if upload else None
 
 
 class DrawForm(forms.Form):
@@ -133,32 +132,3 @@ class SlipForm(forms.Form):
 
     table_number = forms.IntegerField(label=_("table"), min_value=1)
     text = forms.CharField(label=_("bulletin"), max_length=200)
-
-
-class _MultipleFiles(forms.ClearableFileInput):
-    allow_multiple_selected = True
-
-
-class _MultipleFileField(forms.FileField):
-    """Several files in one field (Django's documented recipe): each is checked, a list comes back."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("widget", _MultipleFiles())
-        super().__init__(*args, **kwargs)
-
-    def clean(self, data, initial=None):
-        files = data if isinstance(data, list | tuple) else [data]
-        return [super(_MultipleFileField, self).clean(one, initial) for one in files]
-
-
-class MergeForm(forms.Form):
-    """The results files exported by each club that played the same prepared game (§5)."""
-
-    files = _MultipleFileField(
-        label=_("fichiers de résultats des clubs"),
-        widget=_MultipleFiles(attrs={"accept": ".json,application/json"}),
-        help_text=_("Le fichier « résultats pour fusion » de chaque club, au moins deux."),
-    )
-
-    def clean_files(self):
-        return [(upload.name, _read(upload)) for upload in self.cleaned_data["files"]]

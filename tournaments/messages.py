@@ -1,13 +1,9 @@
-"""Sentences of the application's refusals, French first (registered with the engine's catalogue)."""
+"""Sentences of the live room's refusals, French first (registered with the engine's catalogue)."""
 
 from engine.messages import register
 
 register(
     {
-        "lexicon_empty": {
-            "fr": "Cette liste ne contient aucun mot utilisable (2 à 15 lettres).",
-            "en": "This list holds no usable word (2 to 15 letters).",
-        },
         "player_no_name": {"fr": "Le nom du joueur est vide.", "en": "The player's name is empty."},
         "player_table_taken": {"fr": "La table {table} est déjà prise.", "en": "Table {table} is taken."},
         "csv_empty": {"fr": "Le fichier CSV est vide.", "en": "The CSV file is empty."},
@@ -54,10 +50,6 @@ register(
             "fr": "Ce coup ne peut plus être annulé.",
             "en": "This round can no longer be cancelled.",
         },
-        "printout_needs_game": {
-            "fr": "Cette impression porte sur une partie : choisissez-la.",
-            "en": "This printout is about one game: choose it.",
-        },
         "top_broker_down": {
             "fr": "Le serveur de tâches (Redis) ne répond pas : calculez le top sur ce portable.",
             "en": "The task server (Redis) does not answer: compute the top on this laptop.",
@@ -77,13 +69,27 @@ register(
             "fr": "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…",
             "en": "The server is busy for a moment: slip not received yet, trying again automatically…",
         },
-        "csrf_failed": {
-            "fr": "Cette page a expiré ou les cookies sont bloqués : rechargez la page, puis recommencez. "
-            "Rien n'a été enregistré.",
-            "en": "This page has expired or cookies are blocked: reload the page, then try again. "
-            "Nothing was saved.",
+        "slip_no_such_table": {
+            "fr": "Aucun joueur à la table {table}.",
+            "en": "No player at table {table}.",
         },
-        "csrf_reload": {"fr": "Recharger la page", "en": "Reload the page"},
+        "undo_nothing": {
+            "fr": "Aucune correction à annuler pour ce coup.",
+            "en": "No correction to undo for this round.",
+        },
+        # The phone's script says these itself, when the server's answer never came (player.js).
+        "phone_no_answer": {
+            "fr": "Pas de réponse du serveur : bulletin pas encore reçu, nouvel essai automatique…",
+            "en": "No answer from the server: slip not received yet, trying again automatically…",
+        },
+        "phone_given_up": {
+            "fr": "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre.",
+            "en": "Slip not received: the server does not answer. Tell the arbiter.",
+        },
+        "phone_refused": {
+            "fr": "Bulletin non reçu : rechargez la page, puis renvoyez-le.",
+            "en": "Slip not received: reload the page, then send it again.",
+        },
         "token_guesses_title": {"fr": "Trop de liens inconnus", "en": "Too many unknown links"},
         "token_guesses_too_many": {
             "fr": "Cet appareil a demandé trop de liens qui ne mènent à aucun joueur. "

@@ -9,8 +9,7 @@ import logging
 
 from django.db import InterfaceError, OperationalError
 
-import tournaments.messages  # noqa: F401 - registers the sentences below
-from tournaments.views.errors import error_answer
+from server.answers import error_answer
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
-"""A tournament's state, all of it in the database: a restart in the middle of a round keeps the rack,
-the slips and the deadline.  Rules live in ``engine`` and ``services``; models carry data and the
-constraints that protect it."""
+"""The live room's state, all of it in the database: a restart in the middle of a round keeps the
+rack, the slips and the deadline.  Rules live in ``engine`` and ``services``; models carry data and
+the constraints that protect it."""
 
 from __future__ import annotations
 
@@ -15,20 +15,6 @@ from django.utils.translation import gettext_lazy as _
 def new_token() -> str:
     """A player's secret: 192 random bits, URL-safe; never derived from an id."""
     return secrets.token_urlsafe(24)
-
-
-class LexiconList(models.Model):
-    """A word list the club can play with: the shipped free list or a list the club uploaded."""
-
-    name = models.CharField(_("nom"), max_length=80)
-    sha256 = models.CharField(max_length=64, unique=True)
-    word_count = models.PositiveIntegerField()
-    #: Where the list's bytes are kept (the shipped file's path, or an uploaded copy under MEDIA_ROOT).
-    path = models.CharField(max_length=500)
-    uploaded_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.sha256[:8]})"
 
 
 class Grading(models.TextChoices):
@@ -68,7 +54,9 @@ class Tournament(models.Model):
     name = models.CharField(_("nom"), max_length=120)
     date = models.DateField(_("date"))
     place = models.CharField(_("lieu"), max_length=120, blank=True)
-    lexicon = models.ForeignKey(LexiconList, on_delete=models.PROTECT, verbose_name=_("dictionnaire"))
+    lexicon = models.ForeignKey(
+        "lexicons.LexiconList", on_delete=models.PROTECT, verbose_name=_("dictionnaire")
+    )
     round_seconds = models.PositiveIntegerField(
         _("temps par coup"), choices=RoundTime.choices, default=RoundTime.STANDARD
     )
@@ -254,52 +242,3 @@ class SubmissionChange(models.Model):
 
     class Meta:
         ordering = ["-changed_at", "-id"]
-
-
-class Printout(models.Model):
-    """A PDF the arbiter asked for, built by a task that reports its progress (pretix's habit)."""
-
-    class Kind(models.TextChoices):
-        BUNDLE = "bundle", _("tout : classement, feuille de partie, fiches")
-        RANKING = "ranking", _("classement")
-        GAME = "game", _("feuille de partie")
-        CARDS = "cards", _("fiches des joueurs")
-        TOURNAMENT = "tournament", _("classement général")
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("en attente")
-        RUNNING = "running", _("en cours")
-        DONE = "done", _("prêt")
-        FAILED = "failed", _("échec")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="printouts")
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="printouts")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    done = models.PositiveIntegerField(default=0)
-    total = models.PositiveIntegerField(default=0)
-    filename = models.CharField(max_length=200, blank=True)
-    pdf = models.BinaryField(null=True, blank=True)
-    error = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.done / self.total) if self.total else 0
-
-
-class MergedResults(models.Model):
-    """The results files of one prepared game played in several clubs (§5), kept as uploaded: the
-    merged ranking is computed from them whenever it is shown or exported."""
-
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    #: [{"name": file name, "data": the file's JSON text}], in upload order.
-    files = models.JSONField()
-
-    class Meta:
-        ordering = ["-created_at", "-id"]

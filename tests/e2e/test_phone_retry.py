@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.db import connections
 from playwright.sync_api import Route, expect
 
+from lexicons.loaded import lexicon_default_row
 from tournaments import services
-from tournaments.lexicons import lexicon_default_row
 from tournaments.models import Player, Round, Submission
 
 BUSY = "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…"

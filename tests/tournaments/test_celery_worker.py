@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournaments.services_live import require_port, shared_database_url, use_broker, wait_for
+from tests.fixtures import worker_game
+from tests.live_services import require_port, shared_database_url, use_broker, wait_for
 from tournaments import services
 from tournaments.models import Round
 
@@ -39,7 +40,7 @@ def worker(broker, transactional_db):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
-    game = services.game_start(tournament=tournament, seed=3)
+    game = worker_game(tournament)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     # Queued to Redis after commit: this process does not compute it.
     assert Round.objects.get(pk=rnd.pk).top_state == Round.TopState.PENDING
@@ -57,8 +58,8 @@ def test_the_top_is_computed_by_a_real_worker_through_redis(worker, tournament):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_printout_is_built_by_a_real_worker_which_reports_its_progress(worker, tournament, players):
-    from tournaments import result_services
-    from tournaments.models import Printout
+    from results import services as result_services
+    from results.models import Printout
 
     game = services.game_start(tournament=tournament, seed=3)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round

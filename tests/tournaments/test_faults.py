@@ -36,7 +36,9 @@ from django.utils import timezone
 from engine.board import Board
 from engine.draw import Bag
 from engine.movegen import Position, find_tops
-from tests.tournaments.services_live import (
+from lexicons.loaded import engine_lexicon
+from tests.fixtures import worker_game
+from tests.live_services import (
     free_port,
     listening,
     require_port,
@@ -44,8 +46,7 @@ from tests.tournaments.services_live import (
     use_broker,
     wait_for,
 )
-from tournaments import services
-from tournaments.lexicons import engine_lexicon
+from tournaments import plays, services
 from tournaments.middleware import RETRY_AFTER_SECONDS
 from tournaments.models import Game, Player, Round, Submission, Tournament
 
@@ -176,7 +177,7 @@ def _assert_top_is_the_racks(rnd: Round) -> None:
     assert rnd.top_state == Round.TopState.READY
     assert rnd.top_score == expected.score > 0
     found = sorted((t["ref"], t["word"], t["score"]) for t in rnd.tops)
-    assert found == sorted((p["ref"], p["word"], p["score"]) for p in map(services.play_json, expected.plays))
+    assert found == sorted((p["ref"], p["word"], p["score"]) for p in map(plays.play_json, expected.plays))
 
 
 def _assert_no_tile_lost(game: Game, rnd: Round) -> None:
@@ -200,11 +201,9 @@ def test_redis_keeps_a_taken_task_long_enough_for_a_round_to_close_and_not_longe
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
 
 
-def _draw_and_kill_the_searching_worker(
-    workers: Workers, tournament, seed: int, tmp_path
-) -> tuple[Game, Round]:
+def _draw_and_kill_the_searching_worker(workers: Workers, tournament, tmp_path) -> tuple[Game, Round]:
     """Round 1 drawn, its top taken by a worker that is killed (SIGKILL) in the search."""
-    game = services.game_start(tournament=tournament, seed=seed)
+    game = worker_game(tournament)
     searching = tmp_path / "searching"
     first = workers.start(stall=searching)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
@@ -219,7 +218,7 @@ def _draw_and_kill_the_searching_worker(
 def test_a_top_lost_with_its_killed_worker_is_queued_again_by_the_arbiters_screen(
     workers, arbiter_client, tournament, tmp_path, settings
 ):
-    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, 3, tmp_path)
+    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, tmp_path)
 
     # A new worker: Redis keeps the lost message for its visibility timeout (minutes), so nothing yet.
     second = workers.start()
@@ -246,7 +245,7 @@ def test_redis_gives_the_task_of_a_killed_worker_to_the_next_one_after_the_visib
 ):
     """No screen polls here: Redis itself hands the unacknowledged message out again."""
     visibility = 2
-    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, 5, tmp_path)
+    game, rnd = _draw_and_kill_the_searching_worker(workers, tournament, tmp_path)
     time.sleep(visibility + 0.5)  # the message is now older than the next worker's visibility timeout
     assert _top_state(rnd) == Round.TopState.PENDING
 
@@ -262,7 +261,7 @@ def test_a_worker_whose_search_process_is_killed_puts_the_top_back_and_computes_
 ):
     """The default pool (prefork): the process running the search dies, its parent lives on and,
     with reject_on_worker_lost, gives the message back to Redis at once."""
-    game = services.game_start(tournament=tournament, seed=7)
+    game = worker_game(tournament)
     searching = tmp_path / "searching"
     worker = workers.start(stall=searching, pool="prefork")
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
@@ -283,7 +282,7 @@ def test_a_pending_top_is_queued_again_once_it_is_overdue_and_not_on_every_poll(
     redis_broker, tournament, settings
 ):
     """No worker runs: what Redis holds is counted."""
-    game = services.game_start(tournament=tournament, seed=9)
+    game = worker_game(tournament)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     assert redis_broker.llen("celery") == 1
     assert not services.round_requeue_top(round_id=rnd.pk)  # the search may still be running
@@ -309,7 +308,7 @@ def test_a_top_no_worker_takes_is_offered_to_the_laptop_once_overdue(
     redis_broker, arbiter_client, tournament, settings
 ):
     """Redis answers but no Celery worker runs: the arbiter is not left waiting on "calcul du top…"."""
-    game = services.game_start(tournament=tournament, seed=9)
+    game = worker_game(tournament)
     html = arbiter_client.post(
         reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
     ).content.decode()
@@ -339,7 +338,7 @@ def test_a_top_no_worker_takes_is_offered_to_the_laptop_once_overdue(
 def test_with_redis_down_the_arbiter_is_told_and_computes_the_top_on_the_laptop(
     dead_broker, arbiter_client, tournament, players
 ):
-    game = services.game_start(tournament=tournament, seed=3)
+    game = worker_game(tournament)
     began = time.monotonic()
     page = arbiter_client.post(
         reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
@@ -385,7 +384,7 @@ def test_a_top_overdue_when_redis_goes_down_is_reported_and_computed_on_the_lapt
 ):
     """The top was queued, no worker took it, then Redis went down: queuing it again fails, and the
     screen says so."""
-    game = services.game_start(tournament=tournament, seed=3)
+    game = worker_game(tournament)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     overdue = timedelta(seconds=settings.TOP_REQUEUE_SECONDS)
     Round.objects.filter(pk=rnd.pk).update(drawn_at=F("drawn_at") - overdue)

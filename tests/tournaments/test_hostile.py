@@ -16,8 +16,8 @@ from django.utils import timezone
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from lexicons.loaded import lexicon_default_row
 from tournaments import services
-from tournaments.lexicons import lexicon_default_row
 from tournaments.models import Round, Submission
 
 # The examples of one test share its fixtures (one tournament, one running round, one client): each

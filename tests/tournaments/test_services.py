@@ -3,6 +3,7 @@ DATABASE_URL): draw, top, clock, slips, deadline, grading, corrections, placing,
 
 from __future__ import annotations
 
+import datetime
 import json
 import threading
 from datetime import timedelta
@@ -12,9 +13,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from engine.board import Board
+from lexicons.loaded import lexicon_default_row
+from server.writes import ServiceError
 from tournaments import services
 from tournaments.models import Game, Round, Submission, SubmissionChange
-from tournaments.services import ServiceError
 
 GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
 
@@ -246,3 +249,39 @@ def test_a_slip_corrected_after_later_tops_were_placed_is_graded_on_the_board_of
         round_id=first.pk, player=players[0], text=f"{top['ref']} {top['word']} {top['score']}", user=arbiter
     )
     assert (sub.paid, sub.sanction) == (top["score"], "none")
+
+
+def test_a_random_draw_searches_its_top_once_and_the_round_has_it_at_once(game, monkeypatch):
+    """§3.1.5: the draw's check that a move exists is the top search itself; its result is the
+    round's top, never searched again (no task queued, nothing for a worker to do)."""
+    from tournaments.services import draws, tops
+
+    searched = []
+    real = draws.find_tops
+
+    def counted(position):
+        searched.append(position.rack)
+        return real(position)
+
+    monkeypatch.setattr(draws, "find_tops", counted)
+    monkeypatch.setattr(tops, "find_tops", lambda position: pytest.fail("the top was searched again"))
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    assert rnd.top_state == Round.TopState.READY and searched[-1] == tuple(rnd.tiles)
+    lexicon = draws.engine_lexicon(rnd.game.tournament.lexicon)
+    expected = real(draws.Position(Board(), tuple(rnd.tiles), lexicon, first_move=True))
+    assert rnd.top_score == expected.score
+    assert {t["ref"] + t["word"] for t in rnd.tops} == {str(p.ref) + p.word for p in expected.plays}
+    assert services.round_start(round_id=rnd.pk).status == Round.Status.RUNNING
+
+
+def test_a_tournament_without_a_warning_threshold_gets_the_rules_one_for_its_round_time(arbiter):
+    """§3.4: three warnings are free, five in blitz; a threshold given stands."""
+    made = {
+        (seconds, given): services.tournament_create(
+            created_by=arbiter, lexicon=lexicon_default_row(), name="T", date=datetime.date(2026, 11, 20),
+            round_seconds=seconds, warning_threshold=given,
+        ).warning_threshold
+        for seconds in (180, 60)
+        for given in (None, 2)
+    }  # fmt: skip
+    assert made == {(180, None): 3, (60, None): 5, (180, 2): 2, (60, 2): 2}

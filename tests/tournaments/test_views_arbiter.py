@@ -14,8 +14,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import result_reads, selectors, services
-from tournaments.lexicons import lexicon_default_row
+from lexicons.loaded import lexicon_default_row
+from tournaments import announce, selectors, services, standings
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -362,13 +362,13 @@ def test_the_ranking_counts_closed_rounds_with_the_negative_and_percentage(game,
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     services.round_close(round_id=rnd.pk)
     rnd.refresh_from_db()
-    ranking = result_reads.game_rows(result_reads.game_ranking(game))
+    ranking = standings.game_rows(standings.game_ranking(game))
     assert ranking.top == rnd.top_score
     first, second, third = ranking.rows
     assert (first.key, first.total, first.negatif, first.percent) == (players[0].pk, rnd.top_score, 0, 100.0)
     assert (second.rank, third.rank, second.negatif) == (2, 2, -rnd.top_score)
     late = services.player_register(tournament=game.tournament, name="Denis")
-    assert [r.key for r in result_reads.game_rows(result_reads.game_ranking(game)).rows][-1] == late.pk
+    assert [r.key for r in standings.game_rows(standings.game_ranking(game)).rows][-1] == late.pk
 
 
 # -- the projector -------------------------------------------------------------------------------
@@ -404,7 +404,7 @@ def test_the_projector_poll_is_cheap_and_shows_the_top_once_placed(
 
 
 def test_a_rack_with_a_reliquat_is_announced_count_then_reliquat_in_order_then_new_tiles():
-    assert selectors.announcement(3, "IAE+BLRN") == [
+    assert announce.announcement(3, "IAE+BLRN") == [
         "Coup numéro 3.",
         "Trois lettres restantes : Algérie A, Égypte E, Italie I.",
         "Tirage :",
@@ -416,7 +416,7 @@ def test_a_rack_with_a_reliquat_is_announced_count_then_reliquat_in_order_then_n
 
 
 def test_a_rejection_is_announced_with_the_number_of_letters_returned():
-    assert selectors.announcement(5, "-BONSOIR", ["AEIOUEA"], reliquat=5) == [
+    assert announce.announcement(5, "-BONSOIR", ["AEIOUEA"], reliquat=5) == [
         "Coup numéro 5.",
         "Cinq lettres restantes : Algérie A, Égypte E, Italie I, Océanie O, Uruguay U.",
         "Tirage :",
@@ -434,7 +434,7 @@ def test_a_rejection_is_announced_with_the_number_of_letters_returned():
 
 
 def test_after_two_rejections_in_round_one_every_rack_is_spelled_as_drawn():
-    sentences = selectors.announcement(1, "-BONSOIR", ["AEIOUEA", "BCDFGHA"])
+    sentences = announce.announcement(1, "-BONSOIR", ["AEIOUEA", "BCDFGHA"])
     rejet = "Rejet : sept lettres remises dans le sac."
     assert sentences[1:9] == [
         "Algérie A.", "Égypte E.", "Italie I.", "Océanie O.", "Uruguay U.", "Égypte E.", "Algérie A.", rejet,
@@ -442,14 +442,14 @@ def test_after_two_rejections_in_round_one_every_rack_is_spelled_as_drawn():
     assert sentences[9:17] == [
         "Belgique B.", "Canada C.", "Danemark D.", "France F.", "Grèce G.", "Hongrie H.", "Algérie A.", rejet,
     ]  # fmt: skip
-    assert sentences[17:] == [selectors.spelled(ord(ch) - 64) + "." for ch in "BONSOIR"]
+    assert sentences[17:] == [announce.spelled(ord(ch) - 64) + "." for ch in "BONSOIR"]
 
 
 def test_a_blank_is_announced_last_in_the_reliquat_and_as_joker_lettre_blanche():
-    sentences = selectors.announcement(2, "?E+AS")
+    sentences = announce.announcement(2, "?E+AS")
     assert sentences[1] == "Deux lettres restantes : Égypte E, Joker, lettre blanche."
-    assert selectors.rack_sentences("KE?") == ["Kenya K.", "Égypte E.", "Joker, lettre blanche."]
-    assert selectors.rack_sentences("S+?")[0] == "Une lettre restante : Suisse S."
+    assert announce.rack_sentences("KE?") == ["Kenya K.", "Égypte E.", "Joker, lettre blanche."]
+    assert announce.rack_sentences("S+?")[0] == "Une lettre restante : Suisse S."
 
 
 def test_the_voice_sentences_of_the_current_rack_are_in_the_projector_page(arbiter_client, game):
@@ -457,7 +457,7 @@ def test_the_voice_sentences_of_the_current_rack_are_in_the_projector_page(arbit
     page = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
     found = re.search(r'<script id="announcement-sentences" type="application/json">(.*?)</script>', page)
     sentences = json.loads(found.group(1))
-    assert sentences[0] == "Coup numéro 1." and sentences[1] == selectors.spelled(rnd.tiles[0]) + "."
+    assert sentences[0] == "Coup numéro 1." and sentences[1] == announce.spelled(rnd.tiles[0]) + "."
 
 
 def test_dates_parse_in_the_form(arbiter_client):

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import player_reads, services
+from tournaments import boards, phone, room, services
 from tournaments.models import Grading, Player, Round, Submission
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -323,7 +323,7 @@ def test_a_player_registered_after_the_room_was_read_is_found(client, players, t
     # Registered by another process (bulk_create sends no signal): this process's memo still holds
     # the room as it was, and the phone is found all the same.
     (late,) = Player.objects.bulk_create([Player(tournament=tournament, name="Dora", table_number=9)])
-    assert player_reads.player_by_token_recent(late.token) == late
+    assert room.player_by_token_recent(late.token) == late
     assert "Dora" in client.get(_status_url(late), {"s": "old"}, **HTMX).content.decode()
 
 
@@ -334,7 +334,7 @@ def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tour
     late = services.player_register(tournament=tournament, name="Dora", table_number=9)
     late.token = token
     late.save(update_fields=["token"])
-    assert player_reads.player_ids(token) == (late.pk, tournament.pk)
+    assert room.player_ids(token) == (late.pk, tournament.pk)
 
 
 def test_the_poll_brings_the_new_state_when_the_round_changes(client, players, game):
@@ -391,7 +391,7 @@ def test_equal_totals_share_a_rank_and_the_negatif_counts_from_the_tops(players,
     services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
     services.submission_record(player=bruno, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
-    standings = {p.name: player_reads.player_standing(p) for p in players}
+    standings = {p.name: phone.player_standing(p) for p in players}
     assert standings["Alice"].rank == standings["Bruno"].rank == 1
     assert standings["Chloé"].rank == 3
     assert standings["Chloé"].negatif == -rnd.top_score
@@ -409,7 +409,7 @@ def test_the_phones_negatif_is_the_rankings_on_the_tournaments_base(
     rnd = _running(game)
     services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
-    standing = player_reads.player_standing(alice)
+    standing = phone.player_standing(alice)
     assert standing.total == rnd.top_score + tournament.solo_value
     assert standing.negatif == (tournament.solo_value if solo_counted else 0)
 
@@ -418,9 +418,9 @@ def test_the_words_a_top_forms_are_read_from_the_board():
     cells = [0] * 225
     cells[7 * 15 + 7] = 1  # A on H8
     across = [(7 * 15 + 8, 20)]  # T on H9: "AT"
-    assert player_reads.words_formed(cells, across, True) == ["AT"]
+    assert boards.words_formed(cells, across, True) == ["AT"]
     down = [(6 * 15 + 8, 12), (7 * 15 + 8, 1 | 32)]  # L on G9, blank a on H9: "La" down, "Aa" across
-    assert player_reads.words_formed(cells, down, False) == ["La", "Aa"]
+    assert boards.words_formed(cells, down, False) == ["La", "Aa"]
 
 
 @pytest.mark.parametrize(
@@ -428,7 +428,7 @@ def test_the_words_a_top_forms_are_read_from_the_board():
     [("H4", "CALFEUTRE", [7 * 15 + 3 + i for i in range(9)]), ("4H", "ab", [7 * 15 + 3, 8 * 15 + 3])],
 )
 def test_a_slip_is_placed_on_the_board_from_its_reference(ref, word, squares):
-    preview = player_reads.slip_preview([0] * 225, ref, word)
+    preview = boards.slip_preview([0] * 225, ref, word)
     assert sorted(preview.squares) == squares
     assert all(lower == word[0].islower() for _, lower in preview.squares.values())
 

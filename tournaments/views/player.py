@@ -15,36 +15,59 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import arrival, player_reads, ratelimit, services
+from engine.messages import Message
+from server import arrival, ratelimit
+from server.language import interface_language
+from server.writes import ServiceError
+from tournaments import phone, room, services
 from tournaments.models import Grading
-from tournaments.selectors import interface_language
-from tournaments.services import ServiceError
 
 SESSION_KEY = "player_token"
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
 
 
+def _too_many(request):
+    """The 429 page, in the interface's language, with the seconds to wait (``server.ratelimit``)."""
+    lang = interface_language()
+    seconds = ratelimit.WINDOW_SECONDS
+    context = {
+        "title": Message("token_guesses_title").text(lang),
+        "text": Message("token_guesses_too_many", {"seconds": seconds}).text(lang),
+    }
+    response = render(request, "tournaments/player_too_many.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 def _unknown(request):
     if ratelimit.count_unknown(request):
-        return ratelimit.too_many(request)
+        return _too_many(request)
     return render(request, "tournaments/player_unknown.html", status=404)
 
 
-_guarded = ratelimit.guard_token(SESSION_KEY)
+_guarded = ratelimit.guard_token(SESSION_KEY, _too_many)
 
 
-def _close_if_due(tournament_id: int) -> player_reads.Signature:
+def _close_if_due(tournament_id: int) -> room.Signature:
     """Any screen showing a running round closes it once its time is up: no worker needed.  The
     service is called only when the clock says the round is due, so an idle poll stays cheap."""
-    signature = player_reads.round_signature(tournament_id)
+    signature = room.round_signature(tournament_id)
     if not signature.due:
         return signature
     services.round_close_if_due(round_id=signature.round_id)
-    return player_reads.round_signature(tournament_id)
+    return room.round_signature(tournament_id)
+
+
+#: The sentences ``player.js`` shows by itself (``data-text-*`` on the page): name -> catalogue code.
+SCRIPT_TEXTS = {"no-answer": "phone_no_answer", "given-up": "phone_given_up", "refused": "phone_refused"}
+
+
+def _script_texts(lang: str) -> dict[str, str]:
+    return {name: Message(code).text(lang) for name, code in SCRIPT_TEXTS.items()}
 
 
 def _context(player, submission=None, **extra) -> dict:
-    screen = player_reads.player_screen(player, submission=submission)
+    screen = phone.player_screen(player, submission=submission)
     return {
         "screen": screen,
         "player": player,
@@ -55,10 +78,16 @@ def _context(player, submission=None, **extra) -> dict:
     }
 
 
+def _page(request, context: dict) -> HttpResponse:
+    """The whole page, with the sentences its script may have to show by itself."""
+    texts = _script_texts(context["lang"])
+    return render(request, "tournaments/player_page.html", {**context, "script_texts": texts})
+
+
 @require_GET
 @_guarded
 def player_page(request, token: str):
-    player = player_reads.player_by_token(token)
+    player = room.player_by_token(token)
     if player is None:
         return _unknown(request)
     if request.session.get(SESSION_KEY) != player.token:
@@ -67,13 +96,13 @@ def player_page(request, token: str):
     context = _context(player)
     if request.htmx:
         return _status_response(request, context)
-    return render(request, "tournaments/player_page.html", context)
+    return _page(request, context)
 
 
 @require_GET
 def player_me(request):
     """``/moi/``: this phone's own page if it opened a join link before; else ask for the card."""
-    player = player_reads.player_by_token(request.session.get(SESSION_KEY, ""))
+    player = room.player_by_token(request.session.get(SESSION_KEY, ""))
     if player is None:
         return render(request, "tournaments/player_me.html")
     return redirect("tournaments:player_page", token=player.token)
@@ -84,8 +113,8 @@ def player_me(request):
 def player_status(request, token: str):
     """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
     follows the server's clock, never its own), else the status area and the board.  The answer
-    "nothing changed" reads nothing from the database, most of the time (``player_reads``)."""
-    ids = player_reads.player_ids(token)
+    "nothing changed" reads nothing from the database, most of the time (``tournaments.room``)."""
+    ids = room.player_ids(token)
     if ids is None:
         return _unknown(request)
     signature = _close_if_due(ids[1])
@@ -94,7 +123,7 @@ def player_status(request, token: str):
         if signature.remaining is not None:
             response["X-Remaining"] = f"{signature.remaining:.1f}"
         return response
-    player = player_reads.player_by_token_recent(token)
+    player = room.player_by_token_recent(token)
     if player is None:
         return _unknown(request)
     return _status_response(request, _context(player))
@@ -126,14 +155,14 @@ def _request_id(post, text: str) -> str:
 @require_POST
 @_guarded
 def player_submit(request, token: str):
-    player = player_reads.player_by_token_recent(token)
+    player = room.player_by_token_recent(token)
     if player is None:
         return _unknown(request)
     fisf = player.tournament.grading == Grading.FISF
     text = _slip_text(request.POST, fisf)
     error = None
     try:
-        round_id = player_reads.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
+        round_id = room.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
         if round_id is None:
             raise ServiceError("slip_round_not_running")
         stored = services.submission_record(
@@ -144,11 +173,11 @@ def player_submit(request, token: str):
             now=arrival.received_at(request),
         )
     except ServiceError as refusal:
-        error = refusal.message.text(interface_language())
+        error = refusal.text()
         stored = None
     context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
-        return render(request, "tournaments/player_page.html", context)
+        return _page(request, context)
     html = render_to_string("tournaments/partials/_player_receipt.html", context, request)
     if error is None:
         html += render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)

@@ -212,22 +212,12 @@
 
   var RETRY_FIRST = 500, RETRY_MAX = 4000; // ms
   var RETRY_AFTER_END = 5000; // ms past the phone's countdown: the server's grace window, roughly
-  var TEXTS = {
-    fr: {
-      noAnswer: "Pas de réponse du serveur : bulletin pas encore reçu, nouvel essai automatique…",
-      givenUp: "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre.",
-      refused: "Bulletin non reçu : rechargez la page, puis renvoyez-le."
-    },
-    en: {
-      noAnswer: "No answer from the server: slip not received yet, trying again automatically…",
-      givenUp: "Slip not received: the server does not answer. Tell the arbiter.",
-      refused: "Slip not received: reload the page, then send it again."
-    }
-  };
   var retryTimer = null, retryDelay = 0;
 
+  /* The sentences come from the server's catalogue, in the page's language (data-text-*). */
   function text(key) {
-    return (TEXTS[document.documentElement.lang] || TEXTS.fr)[key];
+    var screen = document.querySelector("main.screen");
+    return (screen && screen.dataset["text" + key.charAt(0).toUpperCase() + key.slice(1)]) || "";
   }
 
   function fromSlip(event) {

@@ -1,0 +1,24 @@
+"""A word list the club can play with.  The table is still ``tournaments_lexiconlist``: the model came
+from the ``tournaments`` app (migration ``lexicons.0001`` took it over without touching the table)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class LexiconList(models.Model):
+    """A word list the club can play with: the shipped free list or a list the club uploaded."""
+
+    name = models.CharField(_("nom"), max_length=80)
+    sha256 = models.CharField(max_length=64, unique=True)
+    word_count = models.PositiveIntegerField()
+    #: Where the list's bytes are kept (the shipped file's path, or an uploaded copy under MEDIA_ROOT).
+    path = models.CharField(max_length=500)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tournaments_lexiconlist"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.sha256[:8]})"

@@ -1,0 +1,229 @@
+"""Files a played game leaves behind (rules §4, §5): its game record, which replays it; the ranking
+for a spreadsheet; the federation's plain results file; and the results file clubs exchange to merge
+a simultaneous tournament into one ranking.
+
+Functions return bytes or plain data and read the database only through the ``Game`` they are given;
+the views choose file names and send them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+from decimal import Decimal
+
+from django.utils.text import slugify
+
+from engine import record as engine_record
+from engine.notation import RackText, parse_rack
+from engine.ranking import NO_SCORE, GameRanking, Row, TournamentRanking, rows
+from server.writes import ServiceError
+from tournaments import standings
+from tournaments.models import Game, Round
+from tournaments.plays import play_from_json
+
+RESULTS_FORMAT = "duplicate-results/1"
+
+Ranking = GameRanking | TournamentRanking
+
+
+# -- the game record ---------------------------------------------------------------------------------
+
+
+def placed_rounds(game: Game) -> list[Round]:
+    """The rounds whose top is on the board, in order: a cancelled draw (§3.1.6) and the round still
+    being played are not part of the game another centre replays."""
+    return list(game.rounds.filter(status=Round.Status.PLACED).order_by("number"))
+
+
+def game_record(game: Game) -> dict:
+    """The game as a ``duplicate-game/1`` record (formats/game-record.md): what another centre loads as
+    a prepared game (§5) and what ``python -m engine replay`` checks."""
+    return engine_record.to_dict(_record(game, placed_rounds(game)))
+
+
+def game_record_text(game: Game) -> str:
+    """The record's file text (UTF-8 JSON), laid out like the reference games."""
+    return engine_record.dumps(_record(game, placed_rounds(game)))
+
+
+def game_record_file(game: Game) -> tuple[str, str, bytes]:
+    """The record as a download: (file name, media type, bytes)."""
+    return f"partie-{game.number}.json", "application/json", game_record_text(game).encode("utf-8")
+
+
+def _record(game: Game, rounds: list[Round]) -> engine_record.GameRecord:
+    if not rounds:
+        raise ServiceError("export_no_round")  # the format has no empty game
+    tournament = game.tournament
+    return engine_record.from_plays(
+        tournament.lexicon.name,
+        [_written_rack(r.rack) for r in rounds],
+        [play_from_json(r.placed) for r in rounds],
+        tied=[len(r.tops) for r in rounds],
+        title=f"{tournament.name} — partie {game.number}",
+        date=tournament.date.isoformat(),
+        seed=game.seed if game.source == Game.Source.RANDOM else None,
+    )
+
+
+def _written_rack(text: str) -> RackText:
+    """The round's rack in the record's notation.  The services write ``AEI+BLRN`` and, after a
+    rejection or a cancellation, ``-BBNOORS``, as the format does; when the bag is empty and nothing
+    is drawn they write ``CEJP+``, which the format writes ``CEJP`` (as the reference games do)."""
+    rack = parse_rack(text)
+    if rack.reliquat and not rack.new:
+        return RackText((), rack.reliquat)
+    return rack
+
+
+# -- the ranking for a spreadsheet -------------------------------------------------------------------
+
+_CSV_HEADERS = {
+    "fr": (
+        "Rang", "Rang série", "Rang catégorie", "Table", "Nom", "Club", "Série", "Catégorie", "Total",
+        "Scores", "Solos", "Avertissements", "Pénalité", "Négatif", "Pourcentage (base)", "% total",
+        "% scores",
+    ),
+    "en": (
+        "Rank", "Series rank", "Category rank", "Table", "Name", "Club", "Series", "Category", "Total",
+        "Scores", "Solos", "Warnings", "Penalty", "Below top", "Percentage (base)", "% total",
+        "% scores",
+    ),
+}  # fmt: skip
+
+
+def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
+    """A game's or a tournament's ranking as CSV: UTF-8 with a byte-order mark and ``;`` between
+    cells, which French spreadsheets open as they are; percentages rounded to two decimals with the
+    decimal mark of ``lang`` (a comma in French).  "Pourcentage (base)" is the one the ranking uses
+    (§4: with or without solos and penalties, or the average of the games)."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";")
+    writer.writerow(_CSV_HEADERS[lang])
+    writer.writerows(_csv_row(row, lang) for row in rows(ranking, lang))
+    return out.getvalue().encode("utf-8-sig")
+
+
+def _csv_row(row: Row, lang: str) -> list:
+    percents = (row.percent, row.percent_total, row.percent_paid)
+    return [
+        row.rank, row.series_rank or "", row.category_rank or "", row.table or "", row.name, row.club,
+        row.series, row.category, row.total, row.paid, row.solos, row.warnings, row.penalty, row.negatif,
+        *(_decimal(p, lang) for p in percents),
+    ]  # fmt: skip
+
+
+def _decimal(value: Decimal, lang: str) -> str:
+    """A rounded percentage (``engine.ranking.rounded``) with the decimal mark of ``lang``."""
+    return str(value).replace(".", ",") if lang == "fr" else str(value)
+
+
+# -- the federation's results file -------------------------------------------------------------------
+
+
+def federation_file(ranking: Ranking) -> bytes:
+    """The federation's plain results file: ``table;name;score`` per player in rank order, the score
+    being the total the ranking is based on; Latin-1 with CRLF line ends, as its software reads."""
+    lines = (
+        f"{line.entrant.table};{_federation_name(line.entrant.name)};{line.based(ranking.rules.base)}\r\n"
+        for line in ranking.lines
+    )
+    return "".join(lines).encode("latin-1")
+
+
+def _federation_name(name: str) -> str:
+    # A ";" in a name would split its line into one field too many.
+    return to_latin1(" ".join(name.split())).replace(";", ",")
+
+
+#: Characters Latin-1 lacks that a name or a club may carry, spelt the way French typing does.
+_SPELLED = str.maketrans(
+    {"Œ": "OE", "œ": "oe", "’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "Ł": "L", "ł": "l"}
+)
+#: Marks and format characters (combining accents, variation selectors, joiners): dropped, not "?".
+_INVISIBLE = frozenset({"Mn", "Me", "Cf"})
+
+
+def to_latin1(text: str) -> str:
+    """``text`` in Latin-1's characters: a few spelt out (Œ → OE, ’ → '), other letters without their
+    accents (Ş → S), and "?" for whatever is left (an emoji)."""
+    text = unicodedata.normalize("NFC", text).translate(_SPELLED)
+    return "".join(_latin1_char(ch) for ch in text)
+
+
+def _latin1_char(ch: str) -> str:
+    if ord(ch) < 256:
+        return ch
+    bare = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    if bare and all(ord(c) < 256 for c in bare):
+        return bare
+    return "" if unicodedata.category(ch) in _INVISIBLE else "?"
+
+
+# -- results of a simultaneous game (§5) -------------------------------------------------------------
+
+
+def results_export(game: Game) -> bytes:
+    """A club's results of one game, for the centre that merges several clubs' results into one
+    ranking (§5): the game as played (the same tops everywhere is checked on merging), the word list's
+    checksum, and each player's paid score and warning per round; solos and penalties are worked out
+    again on the merged ranking, since they depend on everyone who played."""
+    tournament = game.tournament
+    rounds = placed_rounds(game)
+    data = {
+        "format": RESULTS_FORMAT,
+        "club": tournament.place or tournament.name,
+        "tournament": tournament.name,
+        "date": tournament.date.isoformat(),
+        "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
+        "settings": _settings(tournament),
+        "game": engine_record.to_dict(_record(game, rounds)),
+        "players": _players_scores(game, rounds),
+    }
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+#: The club's result settings the merged ranking takes from the first file (the organiser's).
+SETTINGS = (
+    "solo_value",
+    "solo_min_players",
+    "warning_threshold",
+    "warning_penalty",
+    "percent_base",
+    "tie_break",
+    "grading",
+    "round_seconds",
+    "grace_seconds",
+)
+
+
+def _settings(tournament) -> dict:
+    return {name: getattr(tournament, name) for name in SETTINGS}
+
+
+def results_file(game: Game) -> tuple[str, str, bytes]:
+    """The results file as a download: (file name, media type, bytes); the name carries the club, so
+    the merging centre's files and its refusals ("le fichier « … »") tell the clubs apart."""
+    club = slugify(game.tournament.place or game.tournament.name) or "club"
+    return f"resultats-{club}-partie-{game.number}.json", "application/json", results_export(game)
+
+
+def _players_scores(game: Game, rounds: list[Round]) -> list[dict]:
+    """Every player of the tournament with ``[paid, warning]`` per round; no slip is ``[0, false]``
+    (§3.4), whether the player was absent or registered later."""
+    scores = standings.scores_of(rounds).scores
+    unplayed = [NO_SCORE] * len(rounds)
+    return [
+        {
+            "name": e.name,
+            "club": e.club,
+            "series": e.series,
+            "category": e.category,
+            "table": e.table,
+            "scores": [[score.paid, score.warning] for score in scores.get(e.key, unplayed)],
+        }
+        for e in standings.entrants(game.tournament_id)
+    ]

@@ -1,0 +1,37 @@
+"""Forms of the results room: parse what the arbiter sends; the rules stay in the services."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms import read_upload
+
+
+class _MultipleFiles(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class _MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented recipe): each is checked, a list comes back."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", _MultipleFiles())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, list | tuple) else [data]
+        return [super(_MultipleFileField, self).clean(one, initial) for one in files]
+
+
+class MergeForm(forms.Form):
+    """The results files exported by each club that played the same prepared game (§5)."""
+
+    files = _MultipleFileField(
+        label=_("fichiers de résultats des clubs"),
+        widget=_MultipleFiles(attrs={"accept": ".json,application/json"}),
+        help_text=_("Le fichier « résultats pour fusion » de chaque club, au moins deux."),
+    )
+
+    def clean_files(self):
+        return [(upload.name, read_upload(upload)) for upload in self.cleaned_data["files"]]

@@ -1,0 +1,64 @@
+"""What the results keep: printouts (PDFs built by a task) and the clubs' results files of a merge.
+The tables are still ``tournaments_printout`` and ``tournaments_mergedresults``: the models came from
+the ``tournaments`` app (migration ``results.0001`` took them over without touching the tables)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Printout(models.Model):
+    """A PDF the arbiter asked for, built by a task that reports its progress (pretix's habit)."""
+
+    class Kind(models.TextChoices):
+        BUNDLE = "bundle", _("tout : classement, feuille de partie, fiches")
+        RANKING = "ranking", _("classement")
+        GAME = "game", _("feuille de partie")
+        CARDS = "cards", _("fiches des joueurs")
+        TOURNAMENT = "tournament", _("classement général")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("en attente")
+        RUNNING = "running", _("en cours")
+        DONE = "done", _("prêt")
+        FAILED = "failed", _("échec")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="printouts"
+    )
+    game = models.ForeignKey(
+        "tournaments.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="printouts"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    filename = models.CharField(max_length=200, blank=True)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "tournaments_printout"
+        ordering = ["-created_at", "-id"]
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+class MergedResults(models.Model):
+    """The results files of one prepared game played in several clubs (§5), kept as uploaded: the
+    merged ranking is computed from them whenever it is shown or exported."""
+
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: [{"name": file name, "data": the file's JSON text}], in upload order.
+    files = models.JSONField()
+
+    class Meta:
+        db_table = "tournaments_mergedresults"
+        ordering = ["-created_at", "-id"]

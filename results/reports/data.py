@@ -1,0 +1,119 @@
+"""What the printed sheets show, as plain values gathered before layout starts (pretix's habit).
+
+The renderers in ``results.reports`` read these (and ``engine.ranking.Row``) and nothing else: no
+Django, no database.
+
+Conventions the caller follows:
+
+* Labels that depend on a setting (``grading``, ``base``, ``tie_break``, ``category``, ``sanction``) arrive
+  already in the sheet's language; the renderers translate only their own fixed labels, by
+  ``SheetHeader.lang`` ("fr" or "en").
+* Percentages arrive rounded (``engine.ranking.rounded``: two decimals, half up on the exact fraction,
+  the same figure as the screens and the CSV); the sheets print them with the language's decimal
+  separator ("96,45" / "96.45").
+* Words and racks use the notation of the rules §1.3: a blank played is a lower-case letter, a rack drawn
+  after a rejection starts with "-".
+* Any text may hold characters the standard PDF fonts lack: the renderers replace them, never fail.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from engine.ranking import Row
+
+
+@dataclass(frozen=True)
+class SheetHeader:
+    """The block at the top of every sheet: which game, and the settings it was played and graded with."""
+
+    tournament: str
+    #: "Partie 2", or "Classement général" for the whole tournament.
+    game: str
+    date: datetime.date
+    place: str
+    lexicon: str
+    #: sha256 hex digest of the word list (§6); the sheets print its first 12 characters.
+    lexicon_checksum: str
+    #: "FISF" or "calculé" (§3.4).
+    grading: str
+    #: The server's grace window for late slips (§3.3.3).
+    grace_seconds: int
+    round_seconds: int
+    #: Which total the percentage and the négatif are computed on (§4).
+    base: str
+    tie_break: str
+    generated_at: datetime.datetime
+    lang: str = "fr"
+
+
+@dataclass(frozen=True)
+class RankingSheet:
+    header: SheetHeader
+    #: The top of the game (or of the tournament): the sum of the round tops.
+    top: int
+    #: ``engine.ranking.Row``: the one row type of screens, sheets and files.
+    rows: tuple[Row, ...]
+    #: The solos announced at the end of the game (§3.5): (round number, player name).
+    solos: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRound:
+    number: int
+    #: The rack as announced: "AEI+BLRN", "-FESSOYT" after a rejection.
+    rack: str
+    #: Earlier draws of this round that were rejected, in order; printed struck through.
+    rejected: tuple[str, ...]
+    #: "H4" horizontal, "4H" vertical.
+    ref: str
+    #: The top, blanks in lower case.
+    word: str
+    score: int
+    #: The sum of the tops up to this round.
+    cumulated: int
+    #: How many moves tied for the top; 0 when unknown.
+    tied: int
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    header: SheetHeader
+    rounds: tuple[GameRound, ...]
+    #: The final board, row by row (A1, A2 … O15): "" empty, "A".."Z" a tile, "a".."z" a blank.
+    board: tuple[str, ...]
+    #: The top of the game.
+    total: int
+
+
+@dataclass(frozen=True)
+class CardRound:
+    number: int
+    #: The slip as handed in ("H4 FAVORI 30"); "" when none was.
+    slip: str
+    paid: int
+    #: "", "avertissement", "-5", "zéro"…
+    sanction: str
+    #: Why the sanction; may be long, the card wraps it.
+    reason: str
+    top: int
+    #: The top's reference and word: "H4 FAVORI".
+    top_move: str
+    #: The player's running total of paid scores.
+    total: int
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """One player's game, round by round, as handed to them after the game."""
+
+    header: SheetHeader
+    #: The player's line of the game's ranking: name, table, club, series, category, paid scores,
+    #: solos, warnings, penalty, total, percentage on the rules' base, rank.
+    row: Row
+    rounds: tuple[CardRound, ...]
+    #: What the solos are worth (0 below the solo threshold, §3.5).
+    solo_points: int
+    #: The top of the game.
+    top: int

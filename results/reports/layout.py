@@ -1,0 +1,232 @@
+"""What every sheet shares: styles, the header block, page footers numbered per sheet, the document build.
+
+A document is a list of ``Section`` (one ranking, one game sheet, one score card…). Each section
+starts on a new page, in its own orientation, and its pages are numbered on their own ("page 2 / 3"),
+so the sheets of a bundle are numbered as if printed one by one.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from results.reports.data import SheetHeader
+from results.reports.text import clip, day, duration, fit, label_value, labels, markup, moment, pdf_text
+
+Progress = Callable[[int, int], None]
+
+MARGIN = 28
+FOOTER_Y = 14
+FONT = "Helvetica"
+BOLD = "Helvetica-Bold"
+GREY = colors.HexColor("#666666")
+RULE = colors.HexColor("#999999")
+ZEBRA = colors.HexColor("#f0f0f0")
+HEAD = colors.HexColor("#dcdcdc")
+
+TITLE = ParagraphStyle("title", fontName=BOLD, fontSize=15, leading=18, spaceAfter=2)
+SUBTITLE = ParagraphStyle("subtitle", fontName=BOLD, fontSize=11, leading=14, spaceAfter=6)
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=8, leading=10)
+SMALL = ParagraphStyle("small", fontName=FONT, fontSize=7, leading=8.5, textColor=GREY)
+CELL = ParagraphStyle("cell", fontName=FONT, fontSize=8, leading=9.5, alignment=TA_LEFT)
+
+#: The grid every table of the sheets uses; callers add their column alignments.
+TABLE_STYLE = [
+    ("FONT", (0, 0), (-1, -1), FONT, 8),
+    ("FONT", (0, 0), (-1, 0), BOLD, 7.5),
+    ("LEADING", (0, 0), (-1, -1), 9.5),
+    ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+    ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, ZEBRA]),
+    ("GRID", (0, 0), (-1, -1), 0.3, RULE),
+    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ("TOPPADDING", (0, 0), (-1, -1), 1),
+    ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ("LEFTPADDING", (0, 0), (-1, -1), 3),
+    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One sheet: its header, its title (footer and PDF outline) and its content."""
+
+    header: SheetHeader
+    title: str
+    flowables: Sequence[Flowable]
+    landscape: bool = False
+
+
+def page_width(is_landscape: bool) -> float:
+    size = landscape(A4) if is_landscape else A4
+    return size[0] - 2 * MARGIN
+
+
+def column_widths(columns: Sequence[tuple[str, float]], width: float) -> list[float]:
+    """Widths in points for ``(label, width)`` columns: a width below 1 is a share of what is left."""
+    fixed = sum(w for _, w in columns if w >= 1)
+    return [w if w >= 1 else w * (width - fixed) for _, w in columns]
+
+
+def cell(text: str, style: ParagraphStyle = CELL, limit: int = 160) -> Paragraph:
+    """A table cell that wraps instead of running into the next column (and is clipped if absurdly long)."""
+    return Paragraph(markup(clip(text, limit)), style)
+
+
+def header_block(header: SheetHeader, title: str, width: float, extra: Sequence[tuple[str, str]] = ()):
+    """Every header field (the rules §3.3, §3.4 and §4 want the settings printed), three to a line."""
+    t = labels(header.lang)
+    fields = [
+        (t["date"], day(header.date, header.lang)),
+        (t["place"], header.place),
+        (t["lexicon"], f"{header.lexicon} (sha256 {header.lexicon_checksum[:12]})"),
+        (t["grading"], header.grading),
+        (t["grace"], f"{header.grace_seconds} s"),
+        (t["round_time"], duration(header.round_seconds)),
+        (t["base"], header.base),
+        (t["tie_break"], header.tie_break),
+        (t["printed"], moment(header.generated_at, header.lang)),
+        *extra,
+    ]
+    cells = [_field(header.lang, name, value) for name, value in fields]
+    rows = [cells[i : i + 3] + [""] * (3 - len(cells[i : i + 3])) for i in range(0, len(cells), 3)]
+    grid = Table(rows, colWidths=[width / 3] * 3, hAlign="LEFT")
+    grid.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return [
+        Paragraph(markup(clip(header.tournament, 160)), TITLE),
+        Paragraph(f"{markup(title)} — {markup(clip(header.game, 160))}", SUBTITLE),
+        grid,
+        Spacer(0, 8),
+    ]
+
+
+def _field(lang: str, name: str, value: str) -> Paragraph:
+    return Paragraph(f"<b>{markup(label_value(lang, name))}</b>{markup(clip(value, 160))}", BODY)
+
+
+def build_pdf(sections: Sequence[Section], progress: Progress | None = None) -> bytes:
+    """The sections as one PDF; ``progress(done, total)`` after each section is laid out."""
+    buffer = io.BytesIO()
+    first = sections[0]
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=landscape(A4) if first.landscape else A4,
+        title=pdf_text(f"{first.header.tournament} — {first.header.game}"),
+        author="duplicate-arbiter",
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+    )
+    doc.addPageTemplates(_templates(first.landscape))
+    doc.build(_story(sections, progress), canvasmaker=_NumberedCanvas)
+    return buffer.getvalue()
+
+
+def _templates(first_landscape: bool) -> list[PageTemplate]:
+    templates = []
+    for name, size in (("portrait", A4), ("landscape", landscape(A4))):
+        frame = Frame(MARGIN, MARGIN, size[0] - 2 * MARGIN, size[1] - 2 * MARGIN, id=name, showBoundary=0)
+        templates.append(PageTemplate(id=name, frames=[frame], pagesize=size))
+    return templates[::-1] if first_landscape else templates
+
+
+def _story(sections: Sequence[Section], progress: Progress | None) -> list[Flowable]:
+    story: list[Flowable] = []
+    for index, section in enumerate(sections):
+        if index:
+            story += [NextPageTemplate("landscape" if section.landscape else "portrait"), PageBreak()]
+        story.append(_SectionStart(index, section))
+        story.extend(section.flowables)
+        if progress is not None:
+            story.append(_Done(progress, index + 1, len(sections)))
+    return story
+
+
+class _SectionStart(Flowable):
+    """Marks the pages that follow as this section's (footer, page numbers) and adds an outline entry."""
+
+    #: Placed even on a full page (reportlab's flag for markers that take no room).
+    _ZEROSIZE = True
+
+    def __init__(self, index: int, section: Section):
+        super().__init__()
+        self.index = index
+        self.section = section
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self):
+        header = self.section.header
+        footer = f"{header.tournament} · {header.game} · {self.section.title}"
+        self.canv.section = (self.index, footer, header.lang)
+        key = f"section-{self.index}"
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(pdf_text(self.section.title), key, level=0)
+
+
+class _Done(Flowable):
+    """Reports progress when the layout reaches it, i.e. once the section before it is on its pages."""
+
+    _ZEROSIZE = True
+
+    def __init__(self, progress: Progress, done: int, total: int):
+        super().__init__()
+        self.progress, self.done, self.total = progress, done, total
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self):
+        self.progress(self.done, self.total)
+
+
+class _NumberedCanvas(Canvas):
+    """Holds the pages back until the end, when each section's page count is known."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.section = (0, "", "fr")
+        self._pages: list[dict] = []
+
+    def showPage(self):
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self):
+        counts = Counter(page["section"][0] for page in self._pages)
+        seen: Counter = Counter()
+        for page in self._pages:
+            self.__dict__.update(page)
+            index, footer, lang = self.section
+            seen[index] += 1
+            self._footer(footer, labels(lang)["page"].format(n=seen[index], total=counts[index]))
+            super().showPage()
+        super().save()
+
+    def _footer(self, left: str, right: str):
+        width = self._pagesize[0]
+        self.setFont(FONT, 7)
+        self.setFillColor(GREY)
+        self.drawRightString(width - MARGIN, FOOTER_Y, right)
+        self.drawString(MARGIN, FOOTER_Y, fit(left, FONT, 7, width - 2 * MARGIN - 60))

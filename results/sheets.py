@@ -1,0 +1,215 @@
+"""The data the printed sheets show, gathered from the database before layout starts (pretix's habit):
+the renderers in ``results.reports`` never query.  Labels come in the tournament's sheet language."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext, override
+
+from engine import alphabet
+from engine.ranking import GameLine, GameRanking, rows
+from results import exports
+from results.merges import Merged
+from results.models import Printout
+from results.reports import render
+from results.reports.data import CardRound, GameRound, GameSheet, RankingSheet, ScoreCard, SheetHeader
+from results.reports.layout import Progress
+from tournaments import standings
+from tournaments.models import COUNTED, Game, Grading, PercentBase, Round, Submission, TieBreak, Tournament
+from tournaments.selectors import SANCTIONS
+
+
+def build(printout: Printout, progress: Progress | None = None) -> tuple[str, str, bytes]:
+    """The PDF a printout asks for, as ``(filename, mimetype, bytes)``."""
+    tournament, game = printout.tournament, printout.game
+    with override(tournament.sheet_language):  # the sheet's labels, and those of selectors.SANCTIONS
+        if printout.kind == Printout.Kind.TOURNAMENT:
+            return render.ranking_sheet(tournament_ranking_sheet(tournament))
+        if printout.kind == Printout.Kind.GAME:
+            return render.game_sheet(game_sheet(game))
+        ranking = standings.game_ranking(game)
+        if printout.kind == Printout.Kind.RANKING:
+            return render.ranking_sheet(game_ranking_sheet(game, ranking))
+        cards = score_cards(game, ranking)
+        if printout.kind == Printout.Kind.CARDS:
+            return render.score_cards(cards, progress=progress)
+        return render.bundle(game_ranking_sheet(game, ranking), game_sheet(game), cards, progress=progress)
+
+
+# -- headers -------------------------------------------------------------------------------------
+
+
+def header(tournament: Tournament, title: str) -> SheetHeader:
+    """Every setting the results depend on, printed at the top of every sheet (§3.4, §4, §6)."""
+    return SheetHeader(
+        tournament=tournament.name,
+        game=title,
+        date=tournament.date,
+        place=tournament.place,
+        lexicon=tournament.lexicon.name,
+        lexicon_checksum=tournament.lexicon.sha256,
+        grading=str(tournament.get_grading_display()),
+        grace_seconds=tournament.grace_seconds,
+        round_seconds=tournament.round_seconds,
+        base=str(tournament.get_percent_base_display()),
+        tie_break=str(tournament.get_tie_break_display()),
+        generated_at=timezone.localtime(),
+        lang=tournament.sheet_language,
+    )
+
+
+def _game_title(game: Game) -> str:
+    return gettext("Partie %(number)s") % {"number": game.number}
+
+
+# -- rankings ------------------------------------------------------------------------------------
+
+
+def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
+    tournament = game.tournament
+    return RankingSheet(
+        header=header(tournament, _game_title(game)),
+        top=ranking.top,
+        rows=rows(ranking, tournament.sheet_language),
+        solos=tuple(standings.solos_announced(ranking)),
+    )
+
+
+def tournament_ranking_sheet(tournament: Tournament) -> RankingSheet:
+    ranking = standings.tournament_ranking(tournament)
+    table = rows(ranking, tournament.sheet_language)
+    return RankingSheet(header=header(tournament, gettext("Classement général")), top=ranking.top, rows=table)
+
+
+# -- the game sheet ------------------------------------------------------------------------------
+
+
+def game_sheet(game: Game) -> GameSheet:
+    """Every round as announced (reliquat + new letters, rejected draws marked) with its top, and the
+    final board (§5)."""
+    rounds, cumulated = [], 0
+    for rnd in exports.placed_rounds(game):
+        cumulated += rnd.placed["score"]
+        rounds.append(
+            GameRound(
+                number=rnd.number,
+                rack=rnd.rack,
+                rejected=tuple(rnd.rejections),
+                ref=rnd.placed["ref"],
+                word=rnd.placed["word"],
+                score=rnd.placed["score"],
+                cumulated=cumulated,
+                tied=len(rnd.tops),
+            )
+        )
+    board = tuple(_cell(code) for code in game.board)
+    return GameSheet(
+        header=header(game.tournament, _game_title(game)), rounds=tuple(rounds), board=board, total=cumulated
+    )
+
+
+def _cell(code: int) -> str:
+    return alphabet.char(code) if code else ""
+
+
+# -- score cards ---------------------------------------------------------------------------------
+
+
+def score_cards(game: Game, ranking: GameRanking) -> list[ScoreCard]:
+    """One card per player: each counted round's slip, what it was paid and why, the top, the running
+    total; then the player's line of the ranking: solos, penalty and total (§3.4, §3.5, §4)."""
+    tournament = game.tournament
+    lang = tournament.sheet_language
+    head = header(tournament, _game_title(game))
+    rounds = list(game.rounds.filter(status__in=COUNTED).order_by("number", "attempt"))
+    slips = {(s.round_id, s.player_id): s for s in Submission.objects.filter(round__in=rounds)}
+    table = {row.key: row for row in rows(ranking, lang)}
+    return [
+        ScoreCard(
+            head,
+            table[line.entrant.key],
+            _card_rounds(line, rounds, slips, lang),
+            line.solo_points,
+            ranking.top,
+        )
+        for line in sorted(ranking.lines, key=lambda line: line.entrant.table)
+    ]
+
+
+def _card_rounds(line: GameLine, rounds, slips, lang: str) -> tuple[CardRound, ...]:
+    total, card_rounds = 0, []
+    for rnd in rounds:
+        sub = slips.get((rnd.pk, line.entrant.key))
+        total += (sub.paid or 0) if sub else 0
+        card_rounds.append(_card_round(rnd, sub, total, lang))
+    return tuple(card_rounds)
+
+
+def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> CardRound:
+    top = rnd.placed or (rnd.tops[0] if rnd.tops else {"ref": "", "word": "", "score": rnd.top_score or 0})
+    if sub is None:
+        sanction, reason = str(SANCTIONS["zero"]), ("no slip" if lang == "en" else "pas de bulletin")
+    else:
+        sanction = str(SANCTIONS.get(sub.sanction, ""))
+        reason = (sub.message_en if lang == "en" else sub.message) if sub.sanction != "none" else ""
+    return CardRound(
+        number=rnd.number,
+        slip=sub.slip_text() if sub else "",
+        paid=(sub.paid or 0) if sub else 0,
+        sanction=sanction,
+        reason=reason,
+        top=rnd.top_score or 0,
+        top_move=f"{top['ref']} {top['word']}".strip(),
+        total=total,
+    )
+
+
+# -- merged results of several clubs (§5) --------------------------------------------------------
+
+
+def merged_ranking_pdf(result: Merged, ranking: GameRanking) -> tuple[str, str, bytes]:
+    head = merged_header(result)
+    sheet = RankingSheet(
+        header=head,
+        top=ranking.top,
+        rows=rows(ranking, head.lang),
+        solos=tuple(standings.solos_announced(ranking)),
+    )
+    return render.ranking_sheet(sheet)
+
+
+def merged_header(merged: Merged) -> SheetHeader:
+    """The merged sheet's heading: the first file's tournament and settings, every club as the place."""
+    settings = merged.settings
+    labels = {
+        "grading": dict(Grading.choices),
+        "percent_base": dict(PercentBase.choices),
+        "tie_break": dict(TieBreak.choices),
+    }
+    return SheetHeader(
+        tournament=merged.tournament,
+        game=gettext("Classement fusionné"),
+        date=_date(merged.date),
+        place=", ".join(merged.clubs),
+        lexicon=merged.lexicon_name,
+        lexicon_checksum=merged.lexicon_sha256,
+        grading=str(labels["grading"].get(settings.get("grading"), "")),
+        grace_seconds=_number(settings.get("grace_seconds")),
+        round_seconds=_number(settings.get("round_seconds")),
+        base=str(labels["percent_base"].get(settings.get("percent_base"), PercentBase.TOTAL.label)),
+        tie_break=str(labels["tie_break"].get(settings.get("tie_break"), TieBreak.NONE.label)),
+        generated_at=timezone.localtime(),
+    )
+
+
+def _date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return timezone.localdate()
+
+
+def _number(value) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0

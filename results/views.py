@@ -1,0 +1,184 @@
+"""Results on the arbiter's laptop: live rankings, printouts with their progress, exports, merges.
+Thin views: rankings read through ``tournaments.standings``, writes through ``services``, files through
+``exports``, ``merges`` and ``sheets``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from results import exports, merges, services, sheets
+from results.forms import MergeForm
+from results.models import MergedResults, Printout
+from server.writes import ServiceError
+from tournaments import standings
+from tournaments.models import Game, Tournament
+
+
+def _download(filename: str, mimetype: str, data: bytes, *, inline: bool = False) -> HttpResponse:
+    response = HttpResponse(data, content_type=mimetype)
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    return response
+
+
+# -- live rankings -------------------------------------------------------------------------------
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("tournament__lexicon"), pk=pk)
+
+
+@login_required
+def game_results(request, pk: int):
+    """The game's ranking, redrawn after every round (htmx polls the results key)."""
+    game = _game(pk)
+    key = standings.results_key(game.tournament_id)
+    if request.htmx and request.GET.get("v") == key:
+        return HttpResponse(status=204)
+    context = {
+        "game": game,
+        "tournament": game.tournament,
+        "ranking": standings.game_rows(standings.game_ranking(game)),
+        "key": key,
+        "poll": "results:game_results",
+        "poll_pk": game.pk,
+    }
+    if request.htmx:
+        return render(request, "results/partials/_results.html", context)
+    context["printouts"] = game.printouts.defer("pdf")[:5]
+    return render(request, "results/game_results.html", context)
+
+
+@login_required
+def tournament_results(request, pk: int):
+    """The tournament's ranking over all its games (§4), redrawn after every round."""
+    tournament = get_object_or_404(Tournament.objects.select_related("lexicon"), pk=pk)
+    key = standings.results_key(tournament.pk)
+    if request.htmx and request.GET.get("v") == key:
+        return HttpResponse(status=204)
+    ranking = standings.tournament_ranking_shared(tournament, key)
+    context = {
+        "tournament": tournament,
+        "ranking": standings.tournament_rows(ranking),
+        "games": [g.top for g in ranking.games],
+        "key": key,
+        "poll": "results:tournament_results",
+        "poll_pk": tournament.pk,
+    }
+    if request.htmx:
+        return render(request, "results/partials/_results.html", context)
+    context["printouts"] = tournament.printouts.filter(game=None).defer("pdf")[:5]
+    return render(request, "results/tournament_results.html", context)
+
+
+# -- printouts -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def printout_request(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    kind = request.POST.get("kind", "")
+    if kind not in Printout.Kind.values:
+        raise Http404
+    game = None
+    if request.POST.get("game"):
+        game = get_object_or_404(Game, pk=request.POST["game"], tournament=tournament)
+    try:
+        printout = services.printout_request(tournament=tournament, kind=kind, game=game)
+    except ServiceError as error:
+        messages.error(request, error.text())
+        return redirect("tournaments:tournament_detail", pk=pk)
+    return redirect("results:printout_detail", pk=printout.pk)
+
+
+@login_required
+def printout_detail(request, pk: int):
+    """The build's progress (polled while it runs), then the link to the PDF."""
+    printout = get_object_or_404(Printout.objects.select_related("tournament", "game").defer("pdf"), pk=pk)
+    template = "results/partials/_printout.html" if request.htmx else "results/printout_detail.html"
+    return render(request, template, {"printout": printout, "tournament": printout.tournament})
+
+
+@login_required
+def printout_pdf(request, pk: int):
+    printout = get_object_or_404(Printout, pk=pk, status=Printout.Status.DONE)
+    return _download(printout.filename, "application/pdf", bytes(printout.pdf), inline=True)
+
+
+# -- exports -------------------------------------------------------------------------------------
+
+
+@login_required
+def game_export(request, pk: int, what: str):
+    """The game record (replayable, §5), the results file for a merge, the ranking as CSV or as the
+    federation's file."""
+    game = _game(pk)
+    if what == "partie":
+        return _download(*exports.game_record_file(game))
+    if what == "resultats":
+        return _download(*exports.results_file(game))
+    ranking = standings.game_ranking(game)
+    return _ranking_export(what, ranking, f"partie-{game.number}", game.tournament.sheet_language)
+
+
+@login_required
+def tournament_export(request, pk: int, what: str):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    ranking = standings.tournament_ranking(tournament)
+    return _ranking_export(what, ranking, "classement-general", tournament.sheet_language)
+
+
+def _ranking_export(what: str, ranking, stem: str, lang: str) -> HttpResponse:
+    if what == "csv":
+        return _download(f"{stem}.csv", "text/csv; charset=utf-8", exports.ranking_csv(ranking, lang=lang))
+    if what == "federation":
+        return _download(
+            f"{stem}-federation.txt", "text/plain; charset=iso-8859-1", exports.federation_file(ranking)
+        )
+    raise Http404
+
+
+# -- merging the clubs' results of one prepared game (§5) ----------------------------------------
+
+
+@login_required
+def merge_create(request):
+    form = MergeForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            merged = services.merge_create(files=form.cleaned_data["files"], created_by=request.user)
+        except ServiceError as error:
+            form.add_error(None, error.text())
+        else:
+            return redirect("results:merge_detail", pk=merged.pk)
+    return render(request, "results/merge_form.html", {"form": form})
+
+
+@login_required
+def merge_detail(request, pk: int):
+    merged = get_object_or_404(MergedResults, pk=pk)
+    ranking = merges.merged_ranking(merges.merged_results(merged))
+    return render(
+        request,
+        "results/merge_detail.html",
+        {
+            "merged": merged,
+            "ranking": standings.game_rows(ranking),
+            "names": [f["name"] for f in merged.files],
+        },
+    )
+
+
+@login_required
+def merge_export(request, pk: int, what: str):
+    merged = get_object_or_404(MergedResults, pk=pk)
+    result = merges.merged_results(merged)
+    ranking = merges.merged_ranking(result)
+    if what == "pdf":
+        return _download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
+    return _ranking_export(what, ranking, f"fusion-{merged.pk}", "fr")

@@ -1,0 +1,306 @@
+"""The printed sheets: built from plain data, parsed back with pypdf (no database)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from engine.ranking import Row
+from results.reports import render
+from results.reports.board import BoardGrid
+from results.reports.data import (
+    CardRound,
+    GameRound,
+    GameSheet,
+    RankingSheet,
+    ScoreCard,
+    SheetHeader,
+)
+from results.reports.sample import board_of, sample_results
+from results.reports.text import duration, fit, pdf_text, percent, signed
+
+CHECKSUM = "9b1f0c3e5a7d2b4c6e8f0a1b3c5d7e9f00112233445566778899aabbccddeeff"
+LONG_NAME = "Marie-Thérèse de La Tour d'Auvergne-Lauraguais Castelnau-Montmirail, épouse Exupéry de La Fin"
+
+
+def _header(lang: str = "fr", **changes) -> SheetHeader:
+    header = SheetHeader(
+        tournament="Festival de Vichy",
+        game="Partie 3",
+        date=datetime.date(2026, 5, 14),
+        place="Palais des congrès",
+        lexicon="ODS 9",
+        lexicon_checksum=CHECKSUM,
+        grading="calculé" if lang == "fr" else "computed",
+        grace_seconds=3,
+        round_seconds=150,
+        base="scores seuls" if lang == "fr" else "scores only",
+        tie_break="dernière partie" if lang == "fr" else "last game",
+        generated_at=datetime.datetime(2026, 5, 14, 17, 5),
+        lang=lang,
+    )
+    return dataclasses.replace(header, **changes)
+
+
+def _row(rank: int, name: str, total: int = 700, **changes) -> Row:
+    row = Row(
+        rank=rank,
+        series_rank=rank,
+        category_rank=0,
+        table=rank,
+        name=name,
+        club="Club de Vichy",
+        series="4B",
+        category="Vermeil",
+        total=total,
+        paid=total,
+        negatif=total - 800,
+        percent=round(100 * total / 800, 2),
+        percent_total=round(100 * total / 800, 2),
+        percent_paid=round(100 * total / 800, 2),
+        solos=0,
+        warnings=0,
+        penalty=0,
+    )
+    return dataclasses.replace(row, **changes)
+
+
+def _ranking(names, lang: str = "fr", solos=()) -> RankingSheet:
+    rows = tuple(_row(i + 1, name, 780 - 3 * i) for i, name in enumerate(names))
+    return RankingSheet(header=_header(lang), top=800, rows=rows, solos=solos)
+
+
+def _card(name: str, lang: str = "fr", rounds: int = 20, reason: str = "") -> ScoreCard:
+    card_rounds = tuple(
+        CardRound(
+            number=n,
+            slip=f"H{n % 9 + 2} MOT{n} 20",
+            paid=20,
+            sanction="-5" if reason else "",
+            reason=reason,
+            top=30,
+            top_move=f"H{n % 9 + 2} MOTS",
+            total=20 * n,
+        )
+        for n in range(1, rounds + 1)
+    )
+    row = _row(
+        12, name, total=20 * rounds + 5, table=7, series="2", category="Jeunes", paid=20 * rounds,
+        solos=1, warnings=4, penalty=5, percent=round(100 * (20 * rounds + 5) / (30 * rounds), 2),
+    )  # fmt: skip
+    return ScoreCard(
+        header=_header(lang),
+        row=row,
+        rounds=card_rounds,
+        solo_points=10,
+        top=30 * rounds,
+    )
+
+
+def _game(rounds: int = 20, lang: str = "fr") -> GameSheet:
+    played = tuple(
+        GameRound(
+            number=n,
+            rack=f"-ABCDE{n:02d}" if n == 5 else f"EIR+ST{n:02d}",
+            rejected=("UUOIAEE", "IIUEAOA") if n == 5 else (),
+            ref=f"H{n % 9 + 2}",
+            word="FAVoRI" if n == 1 else f"MOT{n}",
+            score=30 + n,
+            cumulated=sum(30 + k for k in range(1, n + 1)),
+            tied=n % 3,
+        )
+        for n in range(1, rounds + 1)
+    )
+    board = board_of([("", (), "H4", "FAVoRI", 30, 1), ("", (), "4H", "FEZ", 20, 1)])
+    return GameSheet(header=_header(lang), rounds=played, board=board, total=played[-1].cumulated)
+
+
+def _read(pdf: bytes) -> tuple[int, str]:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_ranking_sheet_lists_forty_players_with_their_figures_over_numbered_pages():
+    names = [f"Joueur numéro {i:02d}" for i in range(40)]
+    filename, mimetype, pdf = render.ranking_sheet(_ranking(names))
+    pages, text = _read(pdf)
+    assert (filename, mimetype) == ("classement-festival-de-vichy-partie-3.pdf", "application/pdf")
+    assert pages == 2
+    assert "page 1 / 2" in text and "page 2 / 2" in text
+    assert all(name in text for name in names)
+    assert "780" in text and "-20" in text and "97,50" in text
+
+
+def test_ranking_table_header_is_repeated_on_every_page():
+    pdf = render.ranking_sheet(_ranking([f"Joueur {i}" for i in range(60)]))[2]
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    assert all("Négatif" in page.extract_text() for page in reader.pages)
+
+
+def test_accents_and_ligatures_come_out_right():
+    names = ["Chloé Dupré", "Zoë Lefèvre", "Œdipe Cœur", "Ça « va »"]
+    text = _read(render.ranking_sheet(_ranking(names))[2])[1]
+    assert "Chloé Dupré" in text and "Zoë Lefèvre" in text and "Œdipe Cœur" in text and "Ça « va »" in text
+
+
+def test_header_prints_every_setting_the_sheet_was_played_with():
+    text = _read(render.ranking_sheet(_ranking(["Anne"]))[2])[1]
+    for expected in (
+        "Festival de Vichy",
+        "Classement — Partie 3",
+        "14/05/2026",
+        "Palais des congrès",
+        "ODS 9 (sha256 9b1f0c3e5a7d)",
+        "Arbitrage : calculé",
+        "Délai de grâce : 3 s",
+        "Temps par coup : 2 min 30 s",
+        "Base des % : scores seuls",
+        "Départage : dernière partie",
+        "Imprimé le : 14/05/2026 à 17:05",
+        "Top : 800",
+    ):
+        assert expected in text
+    assert CHECKSUM not in text
+
+
+def test_english_sheets_use_english_labels():
+    ranking = render.ranking_sheet(_ranking(["Anne"], lang="en"))
+    game = render.game_sheet(_game(lang="en"))
+    cards = render.score_cards([_card("Anne", lang="en")])
+    texts = [_read(pdf)[1] for _, _, pdf in (ranking, game, cards)]
+    assert ranking[0] == "ranking-festival-de-vichy-partie-3.pdf"
+    assert "Ranking — Partie 3" in texts[0] and "Grace window: 3 s" in texts[0] and "Below" in texts[0]
+    assert "Printed: 2026-05-14 at 17:05" in texts[0] and "page 1 / 1" in texts[0]
+    assert "Game sheet" in texts[1] and "Final board" in texts[1] and "triple word" in texts[1]
+    assert "Score card" in texts[2] and "Reason" in texts[2] and "Warnings" in texts[2]
+    assert not any(word in text for text in texts for word in ("Classement", "Négatif", "Lieu", "Motif"))
+
+
+def test_solos_are_announced_under_the_ranking():
+    sheet = _ranking(["Anne", "Basile"], solos=((4, "Anne"), (17, "Basile")))
+    text = _read(render.ranking_sheet(sheet)[2])[1]
+    assert "Solos — coup 4 : Anne ; coup 17 : Basile." in text
+
+
+def test_a_ranking_without_solo_says_so():
+    assert "Aucun solo." in _read(render.ranking_sheet(_ranking(["Anne"]))[2])[1]
+
+
+def test_names_outside_the_standard_fonts_are_replaced_not_fatal():
+    names = ["Œlla Groß", "Mia 🌟 Dupont", "王芳", "Nguyễn Văn", "a\u2212b"]
+    text = _read(render.ranking_sheet(_ranking(names))[2])[1]
+    assert "Œlla Groß" in text and "Mia Dupont" in text and "??" in text and "Nguyen Van" in text
+    assert "a-b" in text and "\u2212" not in text
+
+
+def test_a_very_long_name_wraps_in_its_cell_and_is_not_lost():
+    ranking_text = _read(render.ranking_sheet(_ranking([LONG_NAME, "Anne"]))[2])[1]
+    card_text = _read(render.score_cards([_card(LONG_NAME)])[2])[1]
+    for text in (ranking_text, card_text):
+        assert "Marie-Thérèse" in text and "de La Fin" in text
+    assert "Club de Vichy" in ranking_text
+
+
+def test_absurdly_long_texts_are_clipped_rather_than_breaking_the_layout():
+    pages, text = _read(render.ranking_sheet(_ranking(["Nom " * 2000]))[2])
+    assert pages == 1 and "…" in text
+
+
+def test_game_sheet_lists_every_round_and_draws_the_board_on_one_page():
+    filename, _, pdf = render.game_sheet(_game(20))
+    pages, text = _read(pdf)
+    assert filename == "feuille-de-partie-festival-de-vichy-partie-3.pdf"
+    assert pages == 1
+    assert all(f"MOT{n}" in text for n in range(2, 21))
+    assert "FAVoRI" in text and "Top de la partie" in text and str(sum(range(31, 51))) in text
+    assert "Grille finale" in text and "mot compte triple" in text and "joker (minuscule)" in text
+
+
+def test_game_sheet_prints_rejected_racks_before_the_rack_played():
+    text = _read(render.game_sheet(_game(20))[2])[1]
+    assert "UUOIAEE" in text and "IIUEAOA" in text
+    assert text.index("UUOIAEE") < text.index("-ABCDE05")
+
+
+def test_a_long_game_runs_on_to_a_second_page_for_the_board():
+    pages, text = _read(render.game_sheet(_game(40))[2])
+    assert pages == 2 and "page 2 / 2" in text
+
+
+def test_board_needs_its_225_cells():
+    with pytest.raises(ValueError):
+        BoardGrid(("",) * 224, "fr")
+
+
+def test_score_cards_take_one_page_each_and_report_progress_after_each_card():
+    calls = []
+    cards = [_card(f"Joueur {i}") for i in range(40)]
+    filename, _, pdf = render.score_cards(cards, progress=lambda done, total: calls.append((done, total)))
+    pages, text = _read(pdf)
+    assert filename == "fiches-festival-de-vichy-partie-3.pdf"
+    assert pages == 40
+    assert calls == [(n, 40) for n in range(1, 41)]
+    assert all(f"Joueur {i}" in text for i in range(40))
+
+
+def test_score_card_shows_each_round_and_the_end_of_game_figures():
+    text = _read(render.score_cards([_card("Chloé", reason="référence absente ; mot et score justes")])[2])[1]
+    assert "Chloé" in text and "H3 MOT10 20" in text and "référence absente" in text
+    assert "Avertissements" in text and "+10" in text and "-5" in text and "405" in text
+
+
+def test_a_long_reason_wraps_within_the_card():
+    reason = "le mot principal est valable mais un rajout ne l'est pas : " + "TRUC " * 30 + "fin du motif"
+    pages, text = _read(render.score_cards([_card("Anne", rounds=20, reason=reason)])[2])
+    assert "fin du motif" in text and pages >= 1
+
+
+def test_score_cards_without_any_player_still_make_a_pdf():
+    pages, text = _read(render.score_cards([])[2])
+    assert pages == 1 and "Aucune fiche" in text
+
+
+def test_bundle_of_forty_players_holds_every_sheet_and_reports_progress_to_the_end():
+    ranking, game, cards = sample_results(players=40)
+    calls = []
+    filename, mimetype, pdf = render.bundle(ranking, game, cards, progress=lambda d, t: calls.append((d, t)))
+    pages, text = _read(pdf)
+    assert filename.startswith("resultats-") and mimetype == "application/pdf"
+    assert pages == 2 + 1 + 40
+    assert calls == [(n, 42) for n in range(1, 43)]
+    assert "page 2 / 2" in text and "/ 43" not in text
+    assert "Classement" in text and "Feuille de partie" in text and text.count("Fiche du joueur —") == 40
+    assert "Chloé Martin" in text and "Zoë Lefèvre" in text and "Étienne Œhmichen" in text
+
+
+def test_text_helpers_keep_what_the_fonts_print():
+    assert pdf_text("Cœur\u2212Groß\u200b🌟王") == "Cœur-Groß?"
+    assert fit("Castelnau-Montmirail", "Helvetica", 8, 40).endswith("…")
+    assert fit("Anne", "Helvetica", 8, 40) == "Anne"
+    assert (percent(96.5, "fr"), percent(96.5, "en")) == ("96,50", "96.50")
+    assert (signed(-35), signed(0), signed(5)) == ("-35", "0", "+5")
+    assert (duration(180), duration(150), duration(45)) == ("3 min", "2 min 30 s", "45 s")
+
+
+def test_the_renderers_import_neither_django_nor_the_database():
+    code = (
+        "import sys, results.reports.render, results.reports.bench\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery', 'arbiter')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_file_names_spell_out_the_ligatures_of_french_names():
+    from results.reports.text import slug
+
+    assert slug("Coupe de l'Œuvre (été)") == "coupe-de-l-oeuvre-ete"

@@ -1,0 +1,326 @@
+"""Results in the application: the rankings read from the database (solos, warnings turned into
+penalties, several games), the live pages, printouts with their progress, exports and merges."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from results import exports
+from results import services as result_services
+from results.models import Printout
+from tournaments import services, standings
+from tournaments.models import Round
+
+GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _slip(rnd: Round, score: bool = True) -> str:
+    top = rnd.tops[0]
+    return f"{top['ref']} {top['word']}" + (f" {top['score']}" if score else "")
+
+
+def _play(game, number: int, slips) -> Round:
+    """One round through the services: draw, start, the slips ``{player: text}``, close, place."""
+    rnd = services.round_draw(game_id=game.pk, expected_number=number).round
+    rnd = services.round_start(round_id=rnd.pk)
+    for player, text in slips(rnd).items():
+        services.submission_record(player=player, round_id=rnd.pk, text=text)
+    services.round_close(round_id=rnd.pk)
+    return services.round_place_top(round_id=rnd.pk)
+
+
+def _prepared(tournament, name="game-001.json"):
+    return services.game_start(tournament=tournament, prepared=(GAMES / name).read_text())
+
+
+def _pdf_text(data: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(data))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+# -- the rankings read from the database ---------------------------------------------------------
+
+
+def test_warnings_beyond_the_threshold_cost_points_at_the_end_of_the_game(tournament, players):
+    """Alice hands in every top without its score: a warning each round (§3.4); with a threshold of 1
+    and 5 points each, 3 warnings cost 10."""
+    tournament.warning_threshold, tournament.warning_penalty = 1, 5
+    tournament.save()
+    game = _prepared(tournament)
+    alice, bruno, _ = players
+    tops = [
+        _play(game, n, lambda rnd: {alice: _slip(rnd, score=False), bruno: _slip(rnd)}).top_score
+        for n in (1, 2, 3)
+    ]
+
+    ranking = standings.game_ranking(game)
+
+    first, second, third = ranking.lines
+    assert (first.entrant.key, first.total, first.warnings, first.penalty) == (bruno.pk, sum(tops), 0, 0)
+    assert (second.entrant.key, second.paid, second.warnings, second.penalty) == (alice.pk, sum(tops), 3, 10)
+    assert second.total == sum(tops) - 10 and ranking.negatif(second) == -10
+    assert (third.rank, third.total) == (3, 0)
+
+
+def test_a_player_alone_with_the_best_score_of_a_round_gets_a_solo_worth_its_setting(tournament, players):
+    """With the solo threshold at 3 players, Chloé alone on the top of round 2 gets +10 (§3.5)."""
+    tournament.solo_min_players = 3
+    tournament.save()
+    game = _prepared(tournament)
+    alice, bruno, chloe = players
+    _play(game, 1, lambda rnd: {alice: _slip(rnd), bruno: _slip(rnd), chloe: _slip(rnd)})
+    top2 = _play(game, 2, lambda rnd: {chloe: _slip(rnd)}).top_score
+
+    rows = standings.game_rows(standings.game_ranking(game))
+
+    assert rows.solos == [(2, "Chloé")]
+    best = rows.rows[0]
+    assert (best.name, best.solos, best.total - best.paid) == ("Chloé", 1, 10)
+    assert best.paid == rows.top and top2 > 0
+
+
+def test_the_tournament_ranking_cumulates_its_games(tournament, players):
+    alice, bruno, _ = players
+    first, second = _prepared(tournament), _prepared(tournament, "game-002.json")
+    top1 = _play(first, 1, lambda rnd: {alice: _slip(rnd)}).top_score
+    top2 = _play(second, 1, lambda rnd: {bruno: _slip(rnd)}).top_score
+
+    ranking = standings.tournament_ranking(tournament)
+
+    assert ranking.top == top1 + top2
+    by_key = {line.entrant.key: line for line in ranking.lines}
+    assert [g.total for g in by_key[alice.pk].games] == [top1, 0]
+    assert [g.total for g in by_key[bruno.pk].games] == [0, top2]
+    assert ranking.lines[0].entrant.key == (alice.pk if top1 > top2 else bruno.pk)
+
+
+def test_the_results_key_moves_when_a_round_counts_or_a_slip_is_corrected(tournament, players, arbiter):
+    game = _prepared(tournament)
+    before = standings.results_key(tournament.pk)
+    rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    after_round = standings.results_key(tournament.pk)
+    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    assert len({before, after_round, standings.results_key(tournament.pk)}) == 3
+
+
+# -- the live pages ------------------------------------------------------------------------------
+
+
+def test_the_game_results_page_shows_the_ranking_and_polls_with_204_until_a_round_counts(
+    arbiter_client, tournament, players
+):
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[1]: _slip(rnd)})
+    url = reverse("results:game_results", args=[game.pk])
+    page = arbiter_client.get(url).content.decode()
+    assert ("Bruno" in page and "100,00" in page) or "100.00" in page
+    key = standings.results_key(tournament.pk)
+    assert arbiter_client.get(url, {"v": key}, **HTMX).status_code == 204
+    _play(game, 2, lambda rnd: {players[2]: _slip(rnd)})
+    partial = arbiter_client.get(url, {"v": key}, **HTMX)
+    assert partial.status_code == 200 and "Chloé" in partial.content.decode()
+
+
+def test_the_tournament_results_page_has_a_column_per_game(arbiter_client, tournament, players):
+    first, second = _prepared(tournament), _prepared(tournament, "game-002.json")
+    top1 = _play(first, 1, lambda rnd: {players[0]: _slip(rnd)}).top_score
+    _play(second, 1, lambda rnd: {})
+    page = arbiter_client.get(
+        reverse("results:tournament_results", args=[tournament.pk])
+    ).content.decode()
+    assert "P1" in page and "P2" in page and f'<td class="num">{top1}</td>' in page
+
+
+def test_results_pages_need_the_arbiter(client, game):
+    for url in (
+        reverse("results:game_results", args=[game.pk]),
+        reverse("results:tournament_results", args=[game.tournament_id]),
+        reverse("results:game_export", args=[game.pk, "csv"]),
+        reverse("results:merge_create"),
+    ):
+        assert client.get(url).status_code == 302
+
+
+# -- printouts -----------------------------------------------------------------------------------
+
+
+def test_printing_everything_gives_one_pdf_with_the_ranking_the_game_sheet_and_every_card(
+    arbiter_client, tournament, players
+):
+    game = _prepared(tournament)
+    for number in (1, 2, 3):
+        _play(game, number, lambda rnd: {players[0]: _slip(rnd), players[1]: "H8 ZZZ 12"})
+    response = arbiter_client.post(
+        reverse("results:printout_request", args=[tournament.pk]), {"kind": "bundle", "game": game.pk}
+    )
+    printout = Printout.objects.get()
+    assert response["Location"] == reverse("results:printout_detail", args=[printout.pk])
+    assert (
+        printout.status == Printout.Status.DONE and printout.done == printout.total == 5
+    )  # 2 sheets, 3 cards
+    page = arbiter_client.get(response["Location"]).content.decode()
+    assert reverse("results:printout_pdf", args=[printout.pk]) in page
+    pdf = arbiter_client.get(reverse("results:printout_pdf", args=[printout.pk]))
+    assert pdf["Content-Type"] == "application/pdf"
+    pages, text = _pdf_text(pdf.content)
+    assert pages >= 5
+    for expected in (
+        "Coupe du club",
+        "Alice",
+        "Bruno",
+        "Chloé",
+        "Salle des fêtes",
+        tournament.lexicon.sha256[:12],
+    ):
+        assert expected in text
+
+
+def test_a_printout_in_english_when_the_tournament_says_so(arbiter_client, tournament, players):
+    tournament.sheet_language = "en"
+    tournament.save()
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    arbiter_client.post(
+        reverse("results:printout_request", args=[tournament.pk]), {"kind": "ranking", "game": game.pk}
+    )
+    _, text = _pdf_text(bytes(Printout.objects.get().pdf))
+    assert "Rank" in text and "Game 1" in text
+
+
+def test_a_tournament_printout_needs_no_game_and_a_game_printout_needs_one(tournament, players):
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    whole = result_services.printout_request(tournament=tournament, kind=Printout.Kind.TOURNAMENT)
+    whole.refresh_from_db()
+    assert whole.status == Printout.Status.DONE and "Alice" in _pdf_text(bytes(whole.pdf))[1]
+    with pytest.raises(services.ServiceError):
+        result_services.printout_request(tournament=tournament, kind=Printout.Kind.CARDS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_a_printout_builds_in_a_thread_and_its_page_follows_the_progress(
+    arbiter_client, tournament, players, settings
+):
+    settings.PRINTOUTS_IN_THREAD = True
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    response = arbiter_client.post(
+        reverse("results:printout_request", args=[tournament.pk]), {"kind": "cards", "game": game.pk}
+    )
+    url = response["Location"]
+    for _ in range(200):
+        partial = arbiter_client.get(url, **HTMX).content.decode()
+        if "hx-trigger" not in partial:
+            break
+        assert "<progress" in partial
+        time.sleep(0.05)
+    printout = Printout.objects.get()
+    assert printout.status == Printout.Status.DONE and printout.done == printout.total == 3
+    assert _pdf_text(bytes(printout.pdf))[0] == 3
+
+
+# -- exports through the pages -------------------------------------------------------------------
+
+
+def test_the_game_exports_download_as_files(arbiter_client, tournament, players):
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+
+    def get(what):
+        return arbiter_client.get(reverse("results:game_export", args=[game.pk, what]))
+
+    record = json.loads(get("partie").content)
+    assert (
+        record["rounds"][0]["rack"] == json.loads((GAMES / "game-001.json").read_text())["rounds"][0]["rack"]
+    )
+    csv_bytes = get("csv").content
+    assert csv_bytes.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(csv_bytes.decode("utf-8-sig")), delimiter=";"))
+    assert rows[1][4] == "Alice"
+    federation = get("federation")
+    assert federation["Content-Type"] == "text/plain; charset=iso-8859-1"
+    assert federation.content.decode("latin-1").splitlines()[2] == "3;Chloé;0"
+    assert json.loads(get("resultats").content)["format"] == exports.RESULTS_FORMAT
+    assert get("autre").status_code == 404
+
+
+def test_the_tournament_ranking_exports_as_csv(arbiter_client, tournament, players):
+    game = _prepared(tournament)
+    top = _play(game, 1, lambda rnd: {players[2]: _slip(rnd)}).top_score
+    response = arbiter_client.get(reverse("results:tournament_export", args=[tournament.pk, "csv"]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert (rows[1][4], rows[1][8]) == ("Chloé", str(top))
+
+
+# -- merging clubs (§5) --------------------------------------------------------------------------
+
+
+def _club_results(tournament, names, slips_for) -> bytes:
+    game = _prepared(tournament)
+    players = [services.player_register(tournament=tournament, name=n) for n in names]
+    for number in (1, 2):
+        _play(game, number, lambda rnd: slips_for(players, rnd))
+    return exports.results_export(game)
+
+
+def test_two_clubs_merge_through_the_page_into_one_ranking(arbiter_client, arbiter, tournament):
+    other = services.tournament_create(
+        created_by=arbiter, lexicon=tournament.lexicon, name="Simultané", date=tournament.date, place="Club B"
+    )
+    a = _club_results(tournament, ["Alice", "Bruno"], lambda p, rnd: {p[0]: _slip(rnd)})
+    b = _club_results(other, ["Zoë"], lambda p, rnd: {p[0]: _slip(rnd, score=False)})
+    files = [
+        _upload("club-a.json", a),
+        _upload("club-b.json", b),
+    ]
+    response = arbiter_client.post(reverse("results:merge_create"), {"files": files})
+    detail = response["Location"]
+    page = arbiter_client.get(detail).content.decode()
+    assert "Alice" in page and "Zoë" in page and "club-a.json" in page
+    pk = int(detail.rstrip("/").split("/")[-1])
+    csv_rows = arbiter_client.get(reverse("results:merge_export", args=[pk, "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    names = [row[4] for row in csv.reader(io.StringIO(csv_rows), delimiter=";")][1:]
+    assert names[:2] == ["Alice", "Zoë"] and "Bruno" in names
+    pdf = arbiter_client.get(reverse("results:merge_export", args=[pk, "pdf"]))
+    assert "Zoë" in _pdf_text(pdf.content)[1]
+
+
+def test_a_merge_of_different_games_is_refused_with_the_reason(arbiter_client, arbiter, tournament):
+    a = _club_results(tournament, ["Alice"], lambda p, rnd: {p[0]: _slip(rnd)})
+    data = json.loads(a)
+    data["game"]["rounds"][1]["score"] += 1
+    data["game"]["total"] += 1
+    response = arbiter_client.post(
+        reverse("results:merge_create"),
+        {"files": [_upload("a.json", a), _upload("b.json", json.dumps(data).encode())]},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "b.json" in page and "coup 2" in page
+
+
+def _upload(name: str, data: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, data, content_type="application/json")
+
+
+def test_the_shared_ranking_is_computed_once_until_a_result_changes(tournament, players, arbiter):
+    game = _prepared(tournament)
+    rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    first = standings.tournament_ranking_shared(tournament)
+    assert standings.tournament_ranking_shared(tournament) == first
+    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    after = standings.tournament_ranking_shared(tournament)
+    assert [line.total for line in after.lines][:2] == [rnd.top_score, rnd.top_score]
+    assert [line.rank for line in after.lines][:2] == [1, 1] != [line.rank for line in first.lines][:2]

@@ -1,0 +1,37 @@
+"""Join links and their QR codes: a player's card is the whole sign-in of their phone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import qrcode
+import qrcode.image.svg
+
+from tournaments.models import Player, Tournament
+
+
+def join_path(player: Player) -> str:
+    """The player's personal link (the route ``tournaments:player_page``)."""
+    return f"/j/{player.token}/"
+
+
+def qr_svg(url: str) -> str:
+    """The link as an inline SVG QR code (no image library needed)."""
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage)
+    return image.to_string(encoding="unicode")
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    player: Player
+    url: str
+    qr: str
+
+
+def player_cards(tournament: Tournament, base_url: str) -> list[PlayerCard]:
+    """Each player with the absolute join link and its QR code, by table number."""
+    cards = []
+    for player in tournament.players.order_by("table_number", "id"):
+        url = base_url.rstrip("/") + join_path(player)
+        cards.append(PlayerCard(player, url, qr_svg(url)))
+    return cards

@@ -1,0 +1,139 @@
+"""The room as all its phones read it at once: a token's player, the current round and its signature,
+remembered by the process for a moment (``server.memo``), so the 2-second poll that finds nothing new
+costs no query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models.signals import post_delete
+from django.utils import timezone
+
+from server import memo
+from tournaments.models import Player, Round, Tournament
+from tournaments.selectors import round_key
+
+#: The characters of ``models.new_token``: anything else names no player and never reaches the
+#: database (PostgreSQL refuses a NUL in a query: a 500 for ``/j/%00/``).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _token_ok(token) -> bool:
+    return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
+
+
+def player_by_token(token: str) -> Player | None:
+    """The player whose join link carries ``token`` (the secret is the whole sign-in)."""
+    if not _token_ok(token):
+        return None
+    return Player.objects.select_related("tournament").filter(token=token).first()
+
+
+def _current(tournament_id: int):
+    return (
+        Round.objects.filter(game__tournament_id=tournament_id)
+        .exclude(status=Round.Status.CANCELLED)
+        .order_by("-game__number", "-number", "-attempt")
+    )
+
+
+def current_round(tournament_id: int) -> Round | None:
+    """The round the room is on: the last draw of the last game that was not cancelled."""
+    return _current(tournament_id).select_related("game__tournament__lexicon").first()
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The little a poll needs: which round, which version, and whether it must be closed now."""
+
+    round_id: int
+    key: str
+    due: bool
+    remaining: float | None
+
+
+def round_signature(tournament_id: int, now=None) -> Signature:
+    """The current round's id and version, the game's state, and the clock (no query while the
+    round is remembered: ``current_round_recent``)."""
+    now = now or timezone.now()
+    rnd = current_round_recent(tournament_id)
+    if rnd is None:
+        return Signature(0, round_key(None), False, None)
+    running = rnd.status == Round.Status.RUNNING
+    due = running and now > rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
+    remaining = max(0.0, (rnd.deadline - now).total_seconds()) if running else None
+    return Signature(rnd.pk, round_key(rnd), due, remaining)
+
+
+_rounds: memo.Recent[Round | None] = memo.Recent()
+
+
+def current_round_recent(tournament_id: int) -> Round | None:
+    """``current_round`` as read at most ``settings.POLL_MEMO_SECONDS`` ago (``server.memo``):
+    the whole room asks for it at once.  Read it, never change it."""
+    return _rounds.get(tournament_id, lambda: current_round(tournament_id))
+
+
+_rooms: memo.Recent[dict[int, Player]] = memo.Recent()
+
+
+def _room(tournament_id: int) -> dict[int, Player]:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    players = {}
+    for player in Player.objects.filter(tournament_id=tournament_id):
+        player.tournament = tournament
+        players[player.pk] = player
+    return players
+
+
+def player_by_token_recent(token: str) -> Player | None:
+    """``player_by_token`` as read at most ``settings.POLL_MEMO_SECONDS`` ago: when a round changes
+    state every phone of the room asks for its new screen at once, and the room's players are read
+    in one query for all of them.  Read it, never change it."""
+    ids = player_ids(token)
+    if ids is None:
+        return None
+    player_id, tournament_id = ids
+    player = _rooms.get(tournament_id, lambda: _room(tournament_id)).get(player_id)
+    return player if player is not None else player_by_token(token)
+
+
+#: A token's player and tournament never change; a few tournaments' players are remembered.
+
+#: A token's player and tournament never change; a few tournaments' players are remembered.
+_player_ids: memo.Kept[tuple[int, int]] = memo.Kept(20_000)
+
+
+def player_ids(token: str) -> tuple[int, int] | None:
+    """``(player id, tournament id)`` of a join link's token, or None when it names no player.  The
+    process remembers them, and the 2-second poll that finds nothing new costs no query."""
+    if not _token_ok(token):
+        return None
+    known = _player_ids.get(token)
+    if known is not None:
+        return known
+    row = Player.objects.filter(token=token).values_list("pk", "tournament_id").first()
+    if row is None:
+        return None  # not remembered: the player may be registered in a moment
+    _player_ids.put(token, row)
+    return row
+
+
+def _forget_player(instance, **_kwargs) -> None:
+    _player_ids.pop(instance.token)
+
+
+post_delete.connect(_forget_player, sender=Player, dispatch_uid="forget-deleted-player")
+
+
+def round_of_tournament(tournament_id: int, raw: str) -> int | None:
+    """The id of the round a phone sent, if it is one of the player's tournament."""
+    if not re.fullmatch(r"[0-9]{1,18}", raw or ""):
+        return None
+    current = current_round_recent(tournament_id)
+    if current is not None and current.pk == int(raw):
+        return current.pk  # the slip's usual round: no query
+    rounds = Round.objects.filter(pk=int(raw), game__tournament_id=tournament_id)
+    return rounds.values_list("pk", flat=True).first()

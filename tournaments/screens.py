@@ -1,0 +1,152 @@
+"""What the arbiter's game screen and the projector show, gathered before rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from engine.ranking import Row
+from tournaments import standings
+from tournaments.announce import round_announcement
+from tournaments.boards import Cell, Tile, board_cells, rack_tiles
+from tournaments.models import COUNTED, Game, Player, Round
+from tournaments.selectors import (
+    SlipRow,
+    clock,
+    current_round,
+    end_text,
+    last_placed,
+    round_changes,
+    round_key,
+    round_slips,
+    seconds_left,
+    slips_received,
+    top_overdue,
+    top_so_far,
+)
+
+
+def pulse_key(game: Game, rnd: Round | None, slips: int | None = None, now: datetime | None = None) -> str:
+    """What the arbiter's screen and the projector compare on their polls: the phones' ``round_key``,
+    and what changes without ``Round.version`` moving: the game's state, the top's state, whether
+    it is overdue (given ``now``) and the slip count."""
+    key = f"{round_key(rnd)}.{game.status}"
+    if rnd is None:
+        return key
+    key += f".{rnd.top_state}"
+    if now is not None and top_overdue(rnd, now):
+        key += ".o"
+    return key if slips is None else f"{key}.n{slips}"
+
+
+def _board(game: Game) -> list[Cell]:
+    last = last_placed(game)
+    return board_cells(game.board, last=last["tiles"] if last else None)
+
+
+class _RoundShown:
+    """What the arbiter's screen and the projector both show of the round: the clock as the room reads
+    it, and why the game ended."""
+
+    game: Game
+    seconds_left: float
+
+    @property
+    def clock(self) -> str:
+        return clock(self.seconds_left)
+
+    @property
+    def end_text(self) -> str:
+        return end_text(self.game)
+
+
+@dataclass(frozen=True)
+class GameScreen(_RoundShown):
+    """Everything the game screen's live region shows, gathered before rendering."""
+
+    game: Game
+    round: Round | None
+    key: str
+    now: datetime
+    seconds_left: float
+    slips_received: int
+    players: int
+    top_so_far: int
+    next_number: int
+    ranking: standings.Ranking
+    board: list[Cell]
+    rack: list[Tile]
+    slips: list[SlipRow]
+    changes: list
+    top_overdue: bool = False
+
+    @property
+    def state(self) -> str:
+        """The screen's state: what the next action is."""
+        if self.game.status == Game.Status.ENDED:
+            return "ended"
+        if self.round is None or self.round.status == Round.Status.PLACED:
+            return "to_draw"
+        return self.round.status
+
+
+def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = None) -> GameScreen:
+    now = now or timezone.now()
+    rnd = rnd if rnd is not None else current_round(game.pk)
+    running = rnd is not None and rnd.status == Round.Status.RUNNING
+    graded = rnd is not None and rnd.status in COUNTED
+    received = slips_received(rnd) if rnd is not None else 0
+    return GameScreen(
+        game=game,
+        round=rnd,
+        key=pulse_key(game, rnd, received if running else None, now),
+        now=now,
+        seconds_left=seconds_left(rnd, now) if rnd else 0.0,
+        slips_received=received,
+        players=Player.objects.filter(tournament_id=game.tournament_id).count(),
+        top_so_far=top_so_far(game),
+        next_number=(rnd.number + 1) if rnd else 1,
+        ranking=standings.game_rows(standings.game_ranking(game)),
+        board=_board(game),
+        rack=rack_tiles(rnd) if rnd else [],
+        slips=round_slips(rnd) if graded else [],
+        changes=list(round_changes(rnd)) if graded else [],
+        top_overdue=rnd is not None and top_overdue(rnd, now),
+    )
+
+
+@dataclass(frozen=True)
+class Projection(_RoundShown):
+    game: Game
+    round: Round | None
+    key: str
+    now: datetime
+    seconds_left: float
+    board: list[Cell]
+    rack: list[Tile]
+    ranking: tuple[Row, ...]
+    sentences: list[str]
+
+    @property
+    def running(self) -> bool:
+        return self.round is not None and self.round.status == Round.Status.RUNNING
+
+
+def projection(game: Game, rnd: Round | None = None, now: datetime | None = None) -> Projection:
+    """What the room sees: never a player's slip while a round runs, the ranking only between rounds."""
+    now = now or timezone.now()
+    rnd = rnd if rnd is not None else current_round(game.pk)
+    running = rnd is not None and rnd.status == Round.Status.RUNNING
+    return Projection(
+        game=game,
+        round=rnd,
+        key=pulse_key(game, rnd),
+        now=now,
+        seconds_left=seconds_left(rnd, now) if rnd else 0.0,
+        board=_board(game),
+        rack=rack_tiles(rnd) if rnd else [],
+        ranking=() if running else standings.game_rows(standings.game_ranking(game)).rows[:10],
+        sentences=round_announcement(rnd) if rnd else [],
+    )

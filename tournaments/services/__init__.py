@@ -1,0 +1,53 @@
+"""Every write of the live room: keyword-only functions named ``<entity>_<action>``, one module per
+part of the evening.  Rules are the engine's (``../shared/rules/duplicate.md``); these functions load
+rows, call the engine, and store results.  A refusal is a ``server.writes.ServiceError``.
+
+- ``registration``: tournaments and players (one by one, or from a CSV);
+- ``draws``: a game started, each round's rack drawn, typed or replayed, a round cancelled;
+- ``tops``: the round's top searched while the players think, queued to a worker or run here;
+- ``rounds``: the clock started, the round closed on time, the top placed;
+- ``slips``: the players' slips, the arbiter's paper slips and corrections;
+- ``grading``: slips graded against the top (§3.4).
+
+The names below are the room's services and the refusal they raise, so a caller writes
+``services.round_draw(...)`` and catches ``services.ServiceError``.
+"""
+
+from server.writes import ServiceError
+from tournaments.services.draws import DrawOutcome, game_start, round_cancel, round_draw
+from tournaments.services.registration import (
+    player_register,
+    players_import_csv,
+    tournament_create,
+    tournament_create_with_list,
+)
+from tournaments.services.rounds import round_close, round_close_if_due, round_place_top, round_start
+from tournaments.services.slips import (
+    submission_correct,
+    submission_correction_undo,
+    submission_enter,
+    submission_record,
+)
+from tournaments.services.tops import round_compute_top, round_requeue_top
+
+__all__ = [
+    "DrawOutcome",
+    "ServiceError",
+    "game_start",
+    "player_register",
+    "players_import_csv",
+    "round_cancel",
+    "round_close",
+    "round_close_if_due",
+    "round_compute_top",
+    "round_draw",
+    "round_place_top",
+    "round_requeue_top",
+    "round_start",
+    "submission_correct",
+    "submission_correction_undo",
+    "submission_enter",
+    "submission_record",
+    "tournament_create",
+    "tournament_create_with_list",
+]

@@ -1,0 +1,112 @@
+"""A round's clock: started once its top is known, closed when its time and grace are over (§3.3),
+its top placed on the board."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.board import Board
+from engine.scoring import apply
+from server import arrival
+from server.writes import BROKER_DOWN, ServiceError, task, writing
+from tournaments.models import Game, Round
+from tournaments.plays import play_from_json
+from tournaments.services.grading import grade_all
+
+logger = logging.getLogger(__name__)
+
+#: The task that closes a round once its time and grace are over (``tournaments.tasks``).
+CLOSE_TASK = "tournaments.tasks.round_close_task"
+
+
+def round_start(*, round_id: int) -> Round:
+    """Start the clock: only once the top is known and a move exists (§3.1.5)."""
+    with writing():
+        rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
+        if rnd.status == Round.Status.RUNNING:
+            return rnd
+        if rnd.status != Round.Status.DRAWN:
+            raise ServiceError("round_not_drawn")
+        if rnd.top_state != Round.TopState.READY or not rnd.tops:
+            raise ServiceError("round_top_not_ready")
+        now = timezone.now()
+        rnd.started_at = now
+        rnd.deadline = now + timedelta(seconds=rnd.game.tournament.round_seconds)
+        rnd.status = Round.Status.RUNNING
+        rnd.version += 1
+        rnd.save(update_fields=["started_at", "deadline", "status", "version"])
+    _queue_close(rnd)
+    return rnd
+
+
+def _queue_close(rnd: Round) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return  # no broker: rounds close when the next request sees the deadline passed
+    grace = rnd.game.tournament.grace_seconds
+    eta = rnd.deadline + timedelta(seconds=grace)
+    transaction.on_commit(lambda: _send_close(rnd.pk, eta))
+
+
+def _send_close(round_id: int, eta) -> None:
+    """Without the broker the round still closes on time: any request past the deadline closes it."""
+    try:
+        task(CLOSE_TASK).apply_async((round_id,), eta=eta)
+    except BROKER_DOWN:
+        logger.warning("The close of round %s could not be queued: the next request closes it.", round_id)
+
+
+def round_close_if_due(*, round_id: int, now=None) -> Round:
+    """Close a running round whose deadline and grace have passed (any request may call this: the
+    round closes on time even with no worker and after a restart), once the slips that reached the
+    server in time are stored (``arrival``)."""
+    now = now or timezone.now()
+    rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
+    if rnd.status != Round.Status.RUNNING:
+        return rnd
+    cutoff = rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
+    # Slips that reached this server by the cutoff but wait for a thread are still to be stored.
+    if now > cutoff and arrival.wait_is_over(cutoff, now):
+        return round_close(round_id=round_id, now=now)
+    return rnd
+
+
+def round_close(*, round_id: int, now=None) -> Round:
+    """End the round and grade every slip (§3.4)."""
+    now = now or timezone.now()
+    with writing():
+        rnd = Round.objects.select_for_update().select_related("game__tournament__lexicon").get(pk=round_id)
+        if rnd.status != Round.Status.RUNNING:
+            return rnd
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = now
+        rnd.version += 1
+        rnd.save(update_fields=["status", "closed_at", "version"])
+        grade_all(rnd)
+    return rnd
+
+
+def round_place_top(*, round_id: int, index: int = 0) -> Round:
+    """Place one of the tied tops on the board (the proposed one by default, §3.3.5)."""
+    with writing():
+        rnd = Round.objects.select_for_update().select_related("game").get(pk=round_id)
+        if rnd.status == Round.Status.PLACED:
+            return rnd
+        if rnd.status != Round.Status.CLOSED:
+            raise ServiceError("place_round_open")
+        if not 0 <= index < len(rnd.tops):
+            raise ServiceError("place_no_such_top")
+        game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        board = Board(game.board)
+        apply(board, play_from_json(rnd.tops[index]))
+        game.board = board.cells
+        game.save(update_fields=["board"])
+        rnd.placed = rnd.tops[index]
+        rnd.status = Round.Status.PLACED
+        rnd.version += 1
+        rnd.save(update_fields=["placed", "status", "version"])
+    return rnd

@@ -1,0 +1,160 @@
+"""Slips: a player's slip stored before the deadline (§3.3.3), and the arbiter's paper slips and
+corrections, logged and undone step by step."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from engine.notation import NotationError, parse_slip
+from server.writes import ServiceError, writing
+from tournaments import room
+from tournaments.models import Player, Round, Submission, SubmissionChange
+from tournaments.services.grading import grade, grade_fields, store_grade
+from tournaments.services.tops import position_of
+
+
+def submission_record(
+    *, player: Player, round_id: int, text: str, request_id: str = "", now=None
+) -> Submission:
+    """Store a player's slip; the last one before the deadline counts (§3.3.3).  The server's clock
+    decides, with the tournament's grace window.  The player is told the slip was received and how
+    it was understood, never whether the word is valid or what it scores (§3.4).
+
+    The slip is graded here already, before the write lock is taken (the top is known once the clock
+    runs): the grade is kept hidden until the round closes, and closing the round then has almost
+    nothing left to grade, so the ranking is ready as the deadline passes."""
+    now = now or timezone.now()
+    slip = parse_slip_text(text)
+    fields = {
+        "ref": str(slip.ref) if slip.ref else "",
+        "word": str(slip.word),
+        "claimed": slip.score,
+        "received_at": now,
+    }
+    # Not graded yet (the round not seen running): a replaced slip's earlier grade must not stay, and
+    # the close grades what has no grade.
+    fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
+    with writing():
+        rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
+        _check_open(rnd, player, now)
+        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
+        if existing is None:
+            sub = Submission.objects.create(round=rnd, player=player, request_id=request_id, **fields)
+        elif request_id and existing.request_id == request_id:
+            sub = existing  # the same request retried after a dropped answer: stored once
+        else:
+            for key, value in fields.items():
+                setattr(existing, key, value)
+            existing.revision += 1
+            existing.request_id = request_id
+            existing.save(update_fields=[*fields, "revision", "request_id"])
+            sub = existing
+    return sub
+
+
+def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
+    """The grade of a slip for a running round, as the fields to store; nothing when the round is not
+    running (the service then refuses the slip anyway).  The round is read as the phones' polls
+    remember it (``room.current_round_recent``, read only): its rack, board and top do not
+    change while it runs, and the last seconds' slips need no query for it."""
+    rnd = room.current_round_recent(player.tournament_id)
+    if rnd is None or rnd.pk != round_id:
+        rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.RUNNING or rnd.top_state != Round.TopState.READY:
+        return {}
+    return grade_fields(grade(rnd, position_of(rnd.game, rnd), slip_text))
+
+
+def parse_slip_text(text: str):
+    try:
+        return parse_slip(text)
+    except NotationError as error:
+        raise ServiceError.because("slip_unreadable", error.message) from None
+
+
+def _check_open(rnd: Round, player: Player, now) -> None:
+    if player.tournament_id != rnd.game.tournament_id:
+        raise ServiceError("slip_wrong_tournament")
+    if rnd.status in (Round.Status.CLOSED, Round.Status.PLACED):
+        # The round the phone showed has ended (another screen's poll closed it a moment ago):
+        # the player is late, and is told so with the time it ended.
+        raise _late(rnd)
+    if rnd.status != Round.Status.RUNNING:
+        raise ServiceError("slip_round_not_running")
+    grace = timedelta(seconds=rnd.game.tournament.grace_seconds)
+    if now > rnd.deadline + grace:
+        raise _late(rnd)
+
+
+def _late(rnd: Round) -> ServiceError:
+    return ServiceError("slip_late", deadline=timezone.localtime(rnd.deadline).strftime("%H:%M:%S"))
+
+
+def submission_correct(*, round_id: int, player: Player, text: str, user) -> Submission:
+    """The arbiter enters or corrects a slip after the round (a paper slip, a typing slip); the
+    change is logged with who and when, and the slip graded again."""
+    slip = parse_slip_text(text)
+    with writing():
+        rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
+        if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
+            raise ServiceError("correct_round_open")
+        sub = Submission.objects.filter(round=rnd, player=player).first()
+        before = _slip_json(sub) if sub else None
+        fields = {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
+        if sub is None:
+            sub = Submission.objects.create(
+                round=rnd,
+                player=player,
+                received_at=rnd.deadline or timezone.now(),
+                entered_by=user,
+                **fields,
+            )
+        else:
+            for key, value in fields.items():
+                setattr(sub, key, value)
+            sub.entered_by = user
+            sub.save(update_fields=[*fields, "entered_by"])
+        store_grade(sub, grade(rnd, position_of(rnd.game, rnd), sub.slip_text()))
+        SubmissionChange.objects.create(submission=sub, changed_by=user, before=before, after=_slip_json(sub))
+        rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+        rnd.save(update_fields=["version"])
+    return sub
+
+
+def _slip_json(sub: Submission) -> dict:
+    return {"slip": sub.slip_text(), "paid": sub.paid, "sanction": sub.sanction, "reason": sub.reason}
+
+
+def submission_enter(*, round_id: int, table_number: int, text: str, user) -> Submission:
+    """A paper slip or a correction typed by the arbiter for the player at ``table_number``."""
+    rnd = Round.objects.select_related("game").get(pk=round_id)
+    player = Player.objects.filter(tournament_id=rnd.game.tournament_id, table_number=table_number).first()
+    if player is None:
+        raise ServiceError("slip_no_such_table", table=table_number)
+    return submission_correct(round_id=round_id, player=player, text=text, user=user)
+
+
+def submission_correction_undo(*, round_id: int, user) -> Submission | None:
+    """Undo the round's last correction: the slip before it is graded again (the undo is logged
+    like any correction), or, when the arbiter had typed a slip where there was none, it is removed."""
+    change = (
+        SubmissionChange.objects.filter(submission__round_id=round_id)
+        .select_related("submission__player")
+        .order_by("-changed_at", "-id")
+        .first()
+    )
+    if change is None:
+        raise ServiceError("undo_nothing")
+    sub = change.submission
+    if change.before is not None:
+        return submission_correct(round_id=round_id, player=sub.player, text=change.before["slip"], user=user)
+    with writing():
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
+            raise ServiceError("correct_round_open")
+        sub.delete()
+        rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+        rnd.save(update_fields=["version"])
+    return None

@@ -1,0 +1,152 @@
+"""Standings: the database turned into the plain data ``engine.ranking`` ranks, the rankings shared by
+every screen that shows them during the evening (the phones, the projector, the arbiter's screen) and
+turned into rows.  One query for the rounds, one for the slips, whatever the number of players; the
+results room (sheets, files, merges) builds on these."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Max, Sum
+
+from engine import ranking as engine_ranking
+from engine.ranking import Entrant, GameRanking, GameScores, Row, Rules, Score, TournamentRanking, rows
+from server import memo
+from server.language import interface_language
+from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
+
+log = logging.getLogger(__name__)
+
+#: How long a computed ranking is kept; its key changes with every result anyway.
+RANKING_SECONDS = 600
+
+
+def rules_of(tournament: Tournament) -> Rules:
+    """The tournament's result settings as the ranking module takes them (§3.4, §3.5, §4)."""
+    return Rules(
+        solo_value=tournament.solo_value,
+        solo_min_players=tournament.solo_min_players,
+        warning_threshold=tournament.warning_threshold,
+        warning_penalty=tournament.warning_penalty,
+        base=engine_ranking.Base(tournament.percent_base),
+        tie_break=engine_ranking.TieBreak(tournament.tie_break),
+        aggregate=engine_ranking.Aggregate(tournament.aggregate),
+    )
+
+
+def entrant(player: Player) -> Entrant:
+    """The player as the results know them (key, name, table, club, series, category)."""
+    return Entrant(player.pk, player.name, player.table_number, player.club, player.series, player.category)
+
+
+def entrants(tournament_id: int) -> list[Entrant]:
+    return [entrant(p) for p in Player.objects.filter(tournament_id=tournament_id).order_by("table_number")]
+
+
+def counted_rounds(games) -> dict[int, list[Round]]:
+    """Each game's rounds whose scores count (closed or placed), in order; cancelled draws left out."""
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    query = Round.objects.filter(game__in=games, status__in=COUNTED).order_by("game_id", "number", "attempt")
+    for rnd in query.only("id", "game_id", "number", "top_score"):
+        rounds[rnd.game_id].append(rnd)
+    return rounds
+
+
+def scores_of(rounds: list[Round]) -> GameScores:
+    """What each player was paid in each counted round and whether the slip got a warning (§3.4)."""
+    index = {rnd.pk: i for i, rnd in enumerate(rounds)}
+    scores: dict[int, list[Score]] = defaultdict(lambda: [engine_ranking.NO_SCORE] * len(rounds))
+    slips = Submission.objects.filter(round_id__in=index).values_list(
+        "round_id", "player_id", "paid", "sanction"
+    )
+    for round_id, player_id, paid, sanction in slips:
+        scores[player_id][index[round_id]] = Score(paid or 0, sanction == "warning")
+    return GameScores(tops=tuple(rnd.top_score or 0 for rnd in rounds), scores=dict(scores))
+
+
+def game_ranking(game: Game) -> GameRanking:
+    rounds = counted_rounds([game])[game.pk]
+    tournament = game.tournament
+    return engine_ranking.rank_game(entrants(tournament.pk), scores_of(rounds), rules_of(tournament))
+
+
+def tournament_ranking(tournament: Tournament) -> TournamentRanking:
+    """The tournament's games, each ranked, and the cumulated ranking (§4)."""
+    games = list(tournament.games.order_by("number"))
+    rounds = counted_rounds(games)
+    played = [scores_of(rounds[g.pk]) for g in games]
+    return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
+
+
+#: Rankings this process computed or fetched, by their key (which names their content): the room's
+#: phones read it without unpickling it from the cache each time.
+_rankings: memo.Kept[TournamentRanking] = memo.Kept(16)
+_results_keys: memo.Recent[str] = memo.Recent()
+
+
+def tournament_ranking_shared(tournament: Tournament, changes: str | None = None) -> TournamentRanking:
+    """The tournament's ranking, computed once per change and shared by every request that shows it:
+    after a round every phone asks for its standing at the same moment.  ``changes``: the
+    ``results_key`` the caller has just read (a page sends it with the ranking); else it is read at
+    most ``settings.POLL_MEMO_SECONDS`` ago (``server.memo``)."""
+    if changes is None:
+        changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
+    rules = repr(rules_of(tournament)).encode()
+    digest = hashlib.sha1(rules + changes.encode()).hexdigest()
+    key = f"ranking:{tournament.pk}:{digest}"
+    ranking = _rankings.get(key)
+    if ranking is not None:
+        return ranking
+    try:
+        ranking = cache.get(key)
+    except Exception:  # the cache is Redis and Redis is down: the ranking is still right, only slower
+        log.warning("cache unreachable: ranking shared by this process only", exc_info=True)
+    if ranking is None:
+        ranking = tournament_ranking(tournament)
+        with contextlib.suppress(Exception):
+            cache.set(key, ranking, RANKING_SECONDS)
+    _rankings.put(key, ranking)
+    return ranking
+
+
+def results_key(tournament_id: int) -> str:
+    """Changes whenever a ranking of the tournament can change: a round counted, placed or cancelled,
+    a slip corrected, a player added.  Pages poll it and redraw only when it moves."""
+    rounds = Round.objects.filter(game__tournament_id=tournament_id).aggregate(v=Sum("version"), n=Max("id"))
+    corrected = SubmissionChange.objects.filter(submission__player__tournament_id=tournament_id).aggregate(
+        n=Max("id")
+    )["n"]
+    players = Player.objects.filter(tournament_id=tournament_id).aggregate(n=Max("id"))["n"]
+    return f"{rounds['n']}.{rounds['v']}.{corrected}.{players}"
+
+
+# -- rankings for the screens ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A ranking as a screen shows it: the top, the rows (``engine.ranking.Row``) and the solos."""
+
+    top: int
+    rows: tuple[Row, ...]
+    solos: list[tuple[int, str]]
+
+
+def solos_announced(ranking: GameRanking) -> list[tuple[int, str]]:
+    """The game's solos as the arbiter announces them: (round number, player name), §3.5."""
+    return [(index + 1, who.name) for index, who in ranking.solos]
+
+
+def game_rows(ranking: GameRanking, lang: str | None = None) -> Ranking:
+    """The game's ranking for a screen, categories named in ``lang`` (default: the interface's)."""
+    return Ranking(ranking.top, rows(ranking, lang or interface_language()), solos_announced(ranking))
+
+
+def tournament_rows(ranking: TournamentRanking, lang: str | None = None) -> Ranking:
+    solos = [solo for game in ranking.games for solo in solos_announced(game)]
+    return Ranking(ranking.top, rows(ranking, lang or interface_language()), solos)

@@ -1,0 +1,171 @@
+"""The arbiter's game screen: one screen that follows the round's states, with one obvious next
+action each time.  Thin views: parse a form, call one service, return the whole page or, on an htmx
+request, the partial the page itself includes."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from engine.messages import Message
+from server.language import interface_language
+from server.writes import ServiceError
+from tournaments import screens, selectors, services
+from tournaments.forms import DrawForm, PlaceTopForm, SlipForm
+from tournaments.models import Game, Round
+
+
+def _form_errors(form) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def live(game_id: int) -> tuple[Game, Round | None]:
+    """The game and its current round, closed first if its deadline has passed (no worker needed)."""
+    rnd = selectors.current_round(game_id)
+    now = timezone.now()
+    # Before the deadline, or before the top is overdue, the service has nothing to do: skip its
+    # query on every poll.
+    if rnd is not None and rnd.status == Round.Status.RUNNING and now > rnd.deadline:
+        rnd = services.round_close_if_due(round_id=rnd.pk)
+    elif rnd is not None and selectors.top_overdue(rnd, now):
+        # A top whose worker died in the search is queued again.
+        services.round_requeue_top(round_id=rnd.pk)
+    game = rnd.game if rnd is not None else get_object_or_404(Game, pk=game_id)
+    return game, rnd
+
+
+def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str = "") -> dict:
+    lang = interface_language()
+    # The broker did not take the top's search: the arbiter computes it on the laptop.
+    top_failed = {
+        "text": Message("top_broker_down").text(lang),
+        "overdue": Message("top_overdue").text(lang),
+        "button": Message("top_compute_here").text(lang),
+    }
+    return {
+        "screen": screens.game_screen(game, rnd),
+        "error": error,
+        "focus": focus,
+        "top_failed": top_failed,
+    }
+
+
+def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
+    game, rnd = live(game_id)
+    context = _screen_context(game, rnd, error, focus)
+    if request.htmx:
+        return render(request, "tournaments/partials/_round.html", context)
+    context["tournament"] = game.tournament
+    return render(request, "tournaments/game_detail.html", context)
+
+
+def _after_action(request, game_id: int, error: str = "", focus: str = ""):
+    """htmx: the live region again (with the error, if any); a plain form post: back to the page."""
+    if request.htmx:
+        return _game_response(request, game_id, error=error, focus=focus)
+    if error:
+        messages.error(request, error)
+    return redirect("tournaments:game_detail", pk=game_id)
+
+
+@login_required
+def game_detail(request, pk: int):
+    return _game_response(request, pk)
+
+
+@login_required
+def game_poll(request, pk: int):
+    """Polled every second: 204 (nothing to redraw) unless the round or the slip count moved."""
+    game, rnd = live(pk)
+    running = rnd is not None and rnd.status == Round.Status.RUNNING
+    key = screens.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None, timezone.now())
+    if key == request.GET.get("v"):
+        return HttpResponse(status=204)
+    return render(request, "tournaments/partials/_round.html", _screen_context(game, rnd))
+
+
+@login_required
+@require_POST
+def game_draw(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return _after_action(request, pk, _form_errors(form))
+    try:
+        services.round_draw(
+            game_id=game.pk, expected_number=form.cleaned_data["expected_number"], typed=form.typed()
+        )
+    except ServiceError as error:
+        return _after_action(request, pk, error.text())
+    return _after_action(request, pk)
+
+
+def _round_action(request, round_id: int, action, focus: str = ""):
+    rnd = get_object_or_404(Round, pk=round_id)
+    try:
+        action(rnd)
+    except ServiceError as error:
+        return _after_action(request, rnd.game_id, error.text(), focus)
+    return _after_action(request, rnd.game_id, focus=focus)
+
+
+def _round_view(service, doc: str):
+    """A button of the game screen that runs one service on the round."""
+
+    @login_required
+    @require_POST
+    def view(request, pk: int):
+        return _round_action(request, pk, lambda rnd: service(round_id=rnd.pk))
+
+    view.__doc__ = doc
+    return view
+
+
+round_start = _round_view(services.round_start, "Start the clock (once the top is known).")
+round_compute_top = _round_view(
+    services.round_compute_top,
+    "The top computed in this request, on the laptop: the broker is down, no worker will do it.",
+)
+round_cancel = _round_view(services.round_cancel, "Cancel the round and draw again (§3.1.6).")
+
+
+@login_required
+@require_POST
+def round_place(request, pk: int):
+    form = PlaceTopForm(request.POST)
+    index = form.cleaned_data["index"] if form.is_valid() else -1
+    return _round_action(request, pk, lambda rnd: services.round_place_top(round_id=rnd.pk, index=index))
+
+
+@login_required
+@require_POST
+def slip_enter(request, pk: int):
+    """A paper slip typed by keyboard, or a graded slip corrected in place."""
+    form = SlipForm(request.POST)
+    focus = "paper" if request.POST.get("paper") else ""
+    if not form.is_valid():
+        rnd = get_object_or_404(Round, pk=pk)
+        return _after_action(request, rnd.game_id, _form_errors(form), focus)
+    return _round_action(
+        request,
+        pk,
+        lambda rnd: services.submission_enter(
+            round_id=rnd.pk,
+            table_number=form.cleaned_data["table_number"],
+            text=form.cleaned_data["text"],
+            user=request.user,
+        ),
+        focus,
+    )
+
+
+@login_required
+@require_POST
+def correction_undo(request, pk: int):
+    return _round_action(
+        request, pk, lambda rnd: services.submission_correction_undo(round_id=rnd.pk, user=request.user)
+    )

@@ -1,0 +1,151 @@
+"""The arbiter's laptop before the games: tournaments, players and their join cards, a game started.
+Thin views: parse a form, call one service, return the page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from lexicons.loaded import lexicon_default_row
+from server.network import lan_addresses
+from server.writes import ServiceError
+from tournaments import cards, selectors, services
+from tournaments.forms import GameStartForm, PlayerForm, PlayersCsvForm, TournamentForm
+from tournaments.models import Tournament
+
+LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+@login_required
+def home(request):
+    return render(request, "tournaments/tournament_list.html", {"tournaments": selectors.tournament_list()})
+
+
+@login_required
+def tournament_create(request):
+    form = TournamentForm(request.POST or None, request.FILES or None, default_lexicon=lexicon_default_row())
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create_with_list(
+                created_by=request.user,
+                lexicon=form.cleaned_data["lexicon"],
+                list_file=form.cleaned_data["lexicon_file"],
+                **form.tournament_fields(),
+            )
+        except ServiceError as error:
+            form.add_error("lexicon_file", error.text())
+        else:
+            return redirect("tournaments:tournament_detail", pk=tournament.pk)
+    return render(request, "tournaments/tournament_form.html", {"form": form})
+
+
+def _public_base(request) -> tuple[str, bool]:
+    """The address phones must open: the laptop's network address when the arbiter browses it as
+    localhost.  The flag says no network address was found (the QR codes would not work)."""
+    name, port = _split_host(request.get_host())
+    if name not in LOOPBACK:
+        return f"{request.scheme}://{request.get_host()}", False
+    address = lan_addresses()[0]
+    host = f"{address}:{port}" if port else address
+    return f"{request.scheme}://{host}", address.startswith("127.")
+
+
+def _split_host(host: str) -> tuple[str, str]:
+    if host.startswith("["):
+        name, _sep, rest = host.partition("]")
+        return name + "]", rest.lstrip(":")
+    name, _sep, port = host.partition(":")
+    return name, port
+
+
+def _tournament_page(request, tournament: Tournament, **forms):
+    base, loopback = _public_base(request)
+    context = {
+        "tournament": tournament,
+        "cards": cards.player_cards(tournament, base),
+        "games": selectors.tournament_games(tournament),
+        "loopback": loopback,
+        "player_form": forms.get("player_form") or PlayerForm(),
+        "csv_form": forms.get("csv_form") or PlayersCsvForm(),
+        "game_form": forms.get("game_form") or GameStartForm(),
+    }
+    return render(request, "tournaments/tournament_detail.html", context)
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("lexicon"), pk=pk)
+
+
+@login_required
+def tournament_detail(request, pk: int):
+    return _tournament_page(request, _tournament(pk))
+
+
+@login_required
+def tournament_cards(request, pk: int):
+    tournament = _tournament(pk)
+    base, loopback = _public_base(request)
+    context = {
+        "tournament": tournament,
+        "cards": cards.player_cards(tournament, base),
+        "loopback": loopback,
+    }
+    return render(request, "tournaments/tournament_cards.html", context)
+
+
+@login_required
+@require_POST
+def player_add(request, pk: int):
+    """One player, at any time: a late player counts zero for the rounds already played (§3.4)."""
+    tournament = _tournament(pk)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_register(tournament=tournament, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.text())
+        else:
+            messages.success(
+                request,
+                _("%(name)s ajouté(e) à la table %(table)s.")
+                % {"name": player.name, "table": player.table_number},
+            )
+            return redirect("tournaments:tournament_detail", pk=pk)
+    return _tournament_page(request, tournament, player_form=form)
+
+
+@login_required
+@require_POST
+def players_import(request, pk: int):
+    tournament = _tournament(pk)
+    form = PlayersCsvForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            added = services.players_import_csv(tournament=tournament, data=form.cleaned_data["file"])
+        except ServiceError as error:
+            form.add_error("file", error.text())
+        else:
+            count = len(added)
+            text = ngettext("%(count)s joueur importé.", "%(count)s joueurs importés.", count)
+            messages.success(request, text % {"count": count})
+            return redirect("tournaments:tournament_detail", pk=pk)
+    return _tournament_page(request, tournament, csv_form=form)
+
+
+@login_required
+@require_POST
+def game_start(request, pk: int):
+    tournament = _tournament(pk)
+    form = GameStartForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            game = services.game_start(tournament=tournament, prepared=form.cleaned_data["prepared"])
+        except ServiceError as error:
+            form.add_error("prepared", error.text())
+        else:
+            return redirect("tournaments:game_detail", pk=game.pk)
+    return _tournament_page(request, tournament, game_form=form)
