@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from results.models import Printout
 from tournaments.forms import read_upload
 
 
@@ -35,3 +36,18 @@ class MergeForm(forms.Form):
 
     def clean_files(self):
         return [(upload.name, read_upload(upload)) for upload in self.cleaned_data["files"]]
+
+
+class PrintoutForm(forms.Form):
+    """What to print (the game, if any, is in the address's tournament) and, for the printouts that hold
+    score cards, how many cards to cut from each sheet."""
+
+    kind = forms.ChoiceField(choices=Printout.Kind.choices)
+    cards_per_page = forms.TypedChoiceField(
+        label=_("fiches des joueurs"),
+        choices=Printout.CardsPerPage.choices,
+        coerce=int,
+        required=False,
+        empty_value=Printout.CardsPerPage.ONE,
+        initial=Printout.CardsPerPage.ONE,
+    )

@@ -18,6 +18,14 @@ class Printout(models.Model):
         GAME = "game", _("feuille de partie")
         CARDS = "cards", _("fiches des joueurs")
         TOURNAMENT = "tournament", _("classement général")
+        EVENING = "evening", _("toute la soirée : classement général, puis chaque partie")
+
+    class CardsPerPage(models.IntegerChoices):
+        """How many score cards are cut from one A4 sheet."""
+
+        ONE = 1, _("1 fiche par page (A4)")
+        TWO = 2, _("2 fiches par page (A5)")
+        FOUR = 4, _("4 fiches par page (A6)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("en attente")
@@ -32,6 +40,7 @@ class Printout(models.Model):
         "tournaments.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="printouts"
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
+    cards_per_page = models.PositiveSmallIntegerField(choices=CardsPerPage.choices, default=CardsPerPage.ONE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
@@ -44,6 +53,14 @@ class Printout(models.Model):
     class Meta:
         db_table = "tournaments_printout"
         ordering = ["-created_at", "-id"]
+
+    #: The printouts of the whole tournament (no game), and those that hold score cards.
+    TOURNAMENT_KINDS = (Kind.TOURNAMENT, Kind.EVENING)
+    CARD_KINDS = (Kind.BUNDLE, Kind.CARDS, Kind.EVENING)
+
+    @property
+    def has_cards(self) -> bool:
+        return self.kind in self.CARD_KINDS
 
     @property
     def percent(self) -> int:

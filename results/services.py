@@ -21,12 +21,23 @@ PRINTOUT_TASK = "results.tasks.printout_build_task"
 PROGRESS_EVERY = 4
 
 
-def printout_request(*, tournament: Tournament, kind: str, game: Game | None = None) -> Printout:
+def printout_request(
+    *,
+    tournament: Tournament,
+    kind: str,
+    game: Game | None = None,
+    cards_per_page: int = Printout.CardsPerPage.ONE,
+) -> Printout:
     """Ask for a PDF; it is built by a worker when a broker is set, else in a thread of this process,
-    so the arbiter's page can follow the progress either way."""
-    if kind != Printout.Kind.TOURNAMENT and game is None:
+    so the arbiter's page can follow the progress either way.  ``cards_per_page`` (1, 2 or 4) is kept
+    only by the printouts that hold score cards."""
+    if kind not in Printout.TOURNAMENT_KINDS and game is None:
         raise ServiceError("printout_needs_game")
-    printout = Printout.objects.create(tournament=tournament, game=game, kind=kind)
+    if kind not in Printout.CARD_KINDS:
+        cards_per_page = Printout.CardsPerPage.ONE
+    printout = Printout.objects.create(
+        tournament=tournament, game=game, kind=kind, cards_per_page=Printout.CardsPerPage(cards_per_page)
+    )
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         # After the commit, so the worker finds the row.
         transaction.on_commit(lambda: task(PRINTOUT_TASK).delay(printout.pk))

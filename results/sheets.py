@@ -9,12 +9,20 @@ from django.utils import timezone
 from django.utils.translation import gettext, override
 
 from engine import alphabet
-from engine.ranking import GameLine, GameRanking, rows
+from engine.ranking import GameLine, GameRanking, TournamentRanking, rows
 from results import exports
 from results.merges import Merged
 from results.models import Printout
 from results.reports import render
-from results.reports.data import CardRound, GameRound, GameSheet, RankingSheet, ScoreCard, SheetHeader
+from results.reports.data import (
+    CardRound,
+    GamePapers,
+    GameRound,
+    GameSheet,
+    RankingSheet,
+    ScoreCard,
+    SheetHeader,
+)
 from results.reports.layout import Progress
 from tournaments import standings
 from tournaments.models import COUNTED, Game, Grading, PercentBase, Round, Submission, TieBreak, Tournament
@@ -22,11 +30,14 @@ from tournaments.selectors import SANCTIONS
 
 
 def build(printout: Printout, progress: Progress | None = None) -> tuple[str, str, bytes]:
-    """The PDF a printout asks for, as ``(filename, mimetype, bytes)``."""
-    tournament, game = printout.tournament, printout.game
+    """The PDF a printout asks for, as ``(filename, mimetype, bytes)``, its score cards
+    ``printout.cards_per_page`` to a sheet."""
+    tournament, game, per_page = printout.tournament, printout.game, printout.cards_per_page
     with override(tournament.sheet_language):  # the sheet's labels, and those of selectors.SANCTIONS
         if printout.kind == Printout.Kind.TOURNAMENT:
             return render.ranking_sheet(tournament_ranking_sheet(tournament))
+        if printout.kind == Printout.Kind.EVENING:
+            return render.evening(*evening_papers(tournament), progress=progress, per_page=per_page)
         if printout.kind == Printout.Kind.GAME:
             return render.game_sheet(game_sheet(game))
         ranking = standings.game_ranking(game)
@@ -34,8 +45,23 @@ def build(printout: Printout, progress: Progress | None = None) -> tuple[str, st
             return render.ranking_sheet(game_ranking_sheet(game, ranking))
         cards = score_cards(game, ranking)
         if printout.kind == Printout.Kind.CARDS:
-            return render.score_cards(cards, progress=progress)
-        return render.bundle(game_ranking_sheet(game, ranking), game_sheet(game), cards, progress=progress)
+            return render.score_cards(cards, progress=progress, per_page=per_page)
+        ranking_sheet = game_ranking_sheet(game, ranking)
+        return render.bundle(ranking_sheet, game_sheet(game), cards, progress=progress, per_page=per_page)
+
+
+def evening_papers(tournament: Tournament) -> tuple[RankingSheet, list[GamePapers]]:
+    """The tournament's ranking, then every game that has a counted round, in order: its ranking, its
+    game sheet, its players' cards.  The tournament's ranking ranks each game once for all of them."""
+    ranking = standings.tournament_ranking(tournament)
+    games = list(tournament.games.order_by("number"))  # the order of ranking.games
+    played = set(Round.objects.filter(game__in=games, status__in=COUNTED).values_list("game_id", flat=True))
+    papers = [
+        GamePapers(game_ranking_sheet(game, ranked), game_sheet(game), tuple(score_cards(game, ranked)))
+        for game, ranked in zip(games, ranking.games, strict=True)
+        if game.pk in played
+    ]
+    return tournament_ranking_sheet(tournament, ranking), papers
 
 
 # -- headers -------------------------------------------------------------------------------------
@@ -77,8 +103,10 @@ def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
     )
 
 
-def tournament_ranking_sheet(tournament: Tournament) -> RankingSheet:
-    ranking = standings.tournament_ranking(tournament)
+def tournament_ranking_sheet(
+    tournament: Tournament, ranking: TournamentRanking | None = None
+) -> RankingSheet:
+    ranking = ranking or standings.tournament_ranking(tournament)
     table = rows(ranking, tournament.sheet_language)
     return RankingSheet(header=header(tournament, gettext("Classement général")), top=ranking.top, rows=table)
 

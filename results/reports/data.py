@@ -117,3 +117,13 @@ class ScoreCard:
     solo_points: int
     #: The top of the game.
     top: int
+
+
+@dataclass(frozen=True)
+class GamePapers:
+    """Everything printed for one game, in the order it is printed: its ranking, its game sheet and its
+    players' score cards (by table)."""
+
+    ranking: RankingSheet
+    game: GameSheet
+    cards: tuple[ScoreCard, ...]

@@ -16,8 +16,8 @@ from results.reports.layout import (
     Section,
     column_widths,
     header_block,
-    page_width,
 )
+from results.reports.paper import PORTRAIT
 from results.reports.text import clip, fit, labels, markup
 
 REJECTED = "#8a8a8a"
@@ -37,7 +37,7 @@ COLUMNS = (
 def game_section(sheet: GameSheet) -> Section:
     header = sheet.header
     t = labels(header.lang)
-    width = page_width(False)
+    width = PORTRAIT.width
     extra = [(t["top"], str(sheet.total)), (t["rounds"], str(len(sheet.rounds)))]
     return Section(
         header=header,

@@ -1,8 +1,9 @@
 """What every sheet shares: styles, the header block, page footers numbered per sheet, the document build.
 
 A document is a list of ``Section`` (one ranking, one game sheet, one score card…). Each section
-starts on a new page, in its own orientation, and its pages are numbered on their own ("page 2 / 3"),
-so the sheets of a bundle are numbered as if printed one by one.
+starts on a new page of its own paper (``results.reports.paper``), or on the next card of a sheet cut
+into cards, and its pages (or cards) are numbered on their own ("page 2 / 3"), so the sheets of a
+bundle are numbered as if printed one by one.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
-from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
-    Frame,
+    FrameBreak,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -31,12 +31,11 @@ from reportlab.platypus import (
 )
 
 from results.reports.data import SheetHeader
+from results.reports.paper import PORTRAIT, Footer, Paper
 from results.reports.text import clip, day, duration, fit, label_value, labels, markup, moment, pdf_text
 
 Progress = Callable[[int, int], None]
 
-MARGIN = 28
-FOOTER_Y = 14
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
 GREY = colors.HexColor("#666666")
@@ -73,12 +72,7 @@ class Section:
     header: SheetHeader
     title: str
     flowables: Sequence[Flowable]
-    landscape: bool = False
-
-
-def page_width(is_landscape: bool) -> float:
-    size = landscape(A4) if is_landscape else A4
-    return size[0] - 2 * MARGIN
+    paper: Paper = PORTRAIT
 
 
 def column_widths(columns: Sequence[tuple[str, float]], width: float) -> list[float]:
@@ -92,10 +86,11 @@ def cell(text: str, style: ParagraphStyle = CELL, limit: int = 160) -> Paragraph
     return Paragraph(markup(clip(text, limit)), style)
 
 
-def header_block(header: SheetHeader, title: str, width: float, extra: Sequence[tuple[str, str]] = ()):
-    """Every header field (the rules §3.3, §3.4 and §4 want the settings printed), three to a line."""
+def header_fields(header: SheetHeader) -> list[tuple[str, str]]:
+    """Every setting the sheet was played and graded with (the rules §3.3, §3.4 and §4 want them
+    printed), as (label, value)."""
     t = labels(header.lang)
-    fields = [
+    return [
         (t["date"], day(header.date, header.lang)),
         (t["place"], header.place),
         (t["lexicon"], f"{header.lexicon} (sha256 {header.lexicon_checksum[:12]})"),
@@ -105,9 +100,12 @@ def header_block(header: SheetHeader, title: str, width: float, extra: Sequence[
         (t["base"], header.base),
         (t["tie_break"], header.tie_break),
         (t["printed"], moment(header.generated_at, header.lang)),
-        *extra,
     ]
-    cells = [_field(header.lang, name, value) for name, value in fields]
+
+
+def header_block(header: SheetHeader, title: str, width: float, extra: Sequence[tuple[str, str]] = ()):
+    """Every header field, three to a line."""
+    cells = [_field(header.lang, name, value) for name, value in [*header_fields(header), *extra]]
     rows = [cells[i : i + 3] + [""] * (3 - len(cells[i : i + 3])) for i in range(0, len(cells), 3)]
     grid = Table(rows, colWidths=[width / 3] * 3, hAlign="LEFT")
     grid.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -127,39 +125,43 @@ def build_pdf(sections: Sequence[Section], progress: Progress | None = None) -> 
     """The sections as one PDF; ``progress(done, total)`` after each section is laid out."""
     buffer = io.BytesIO()
     first = sections[0]
-    doc = BaseDocTemplate(
+    doc = _Document(
         buffer,
-        pagesize=landscape(A4) if first.landscape else A4,
+        pagesize=first.paper.size,
         title=pdf_text(f"{first.header.tournament} — {first.header.game}"),
         author="duplicate-arbiter",
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
     )
-    doc.addPageTemplates(_templates(first.landscape))
+    papers = list(dict.fromkeys(section.paper for section in sections))  # the first section's first
+    doc.addPageTemplates(
+        [
+            PageTemplate(id=paper.name, frames=paper.frames(), pagesize=paper.size, onPage=paper.draw_cuts)
+            for paper in papers
+        ]
+    )
     doc.build(_story(sections, progress), canvasmaker=_NumberedCanvas)
     return buffer.getvalue()
-
-
-def _templates(first_landscape: bool) -> list[PageTemplate]:
-    templates = []
-    for name, size in (("portrait", A4), ("landscape", landscape(A4))):
-        frame = Frame(MARGIN, MARGIN, size[0] - 2 * MARGIN, size[1] - 2 * MARGIN, id=name, showBoundary=0)
-        templates.append(PageTemplate(id=name, frames=[frame], pagesize=size))
-    return templates[::-1] if first_landscape else templates
 
 
 def _story(sections: Sequence[Section], progress: Progress | None) -> list[Flowable]:
     story: list[Flowable] = []
     for index, section in enumerate(sections):
-        if index:
-            story += [NextPageTemplate("landscape" if section.landscape else "portrait"), PageBreak()]
+        if index and section.paper == sections[index - 1].paper and section.paper.cards > 1:
+            story.append(FrameBreak())  # the next card of the sheet, or the next sheet
+        elif index:
+            story += [NextPageTemplate(section.paper.name), PageBreak()]
         story.append(_SectionStart(index, section))
         story.extend(section.flowables)
         if progress is not None:
             story.append(_Done(progress, index + 1, len(sections)))
     return story
+
+
+class _Document(BaseDocTemplate):
+    """Tells the canvas when a frame (a page, or a card of a cut sheet) begins, for its footer."""
+
+    def handle_frameBegin(self, resume=0, pageTopFlowables=None):
+        super().handle_frameBegin(resume, pageTopFlowables)
+        self.canv.frame_begin(self.frame.footer)
 
 
 class _SectionStart(Flowable):
@@ -177,12 +179,15 @@ class _SectionStart(Flowable):
         return 0, 0
 
     def draw(self):
-        header = self.section.header
-        footer = f"{header.tournament} · {header.game} · {self.section.title}"
-        self.canv.section = (self.index, footer, header.lang)
+        header, title = self.section.header, self.section.title
+        # A card cut from a sheet says whose card it is; its own heading already names the tournament.
+        parts = [header.tournament, header.game, title]
+        if self.section.paper.cards > 1:
+            parts = [title, header.game]
+        self.canv.section_begin((self.index, " · ".join(parts), header.lang))
         key = f"section-{self.index}"
         self.canv.bookmarkPage(key)
-        self.canv.addOutlineEntry(pdf_text(self.section.title), key, level=0)
+        self.canv.addOutlineEntry(pdf_text(title), key, level=0)
 
 
 class _Done(Flowable):
@@ -202,31 +207,41 @@ class _Done(Flowable):
 
 
 class _NumberedCanvas(Canvas):
-    """Holds the pages back until the end, when each section's page count is known."""
+    """Holds the pages back until the end, when each section's count of pages (or cards) is known."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.section = (0, "", "fr")
+        #: This page's frames: [where the footer goes, the section shown there].
+        self.frames: list[list] = []
         self._pages: list[dict] = []
+
+    def frame_begin(self, footer: Footer) -> None:
+        """A new frame goes on with the section in progress, until a section starts in it."""
+        self.frames.append([footer, self.section])
+
+    def section_begin(self, section: tuple[int, str, str]) -> None:
+        self.section = section
+        self.frames[-1][1] = section
 
     def showPage(self):
         self._pages.append(dict(self.__dict__))
         self._startPage()
+        self.frames = []
 
     def save(self):
-        counts = Counter(page["section"][0] for page in self._pages)
+        counts = Counter(section[0] for page in self._pages for _, section in page["frames"])
         seen: Counter = Counter()
         for page in self._pages:
             self.__dict__.update(page)
-            index, footer, lang = self.section
-            seen[index] += 1
-            self._footer(footer, labels(lang)["page"].format(n=seen[index], total=counts[index]))
+            for footer, (index, text, lang) in self.frames:
+                seen[index] += 1
+                self._footer(footer, text, labels(lang)["page"].format(n=seen[index], total=counts[index]))
             super().showPage()
         super().save()
 
-    def _footer(self, left: str, right: str):
-        width = self._pagesize[0]
+    def _footer(self, footer: Footer, left: str, right: str):
         self.setFont(FONT, 7)
         self.setFillColor(GREY)
-        self.drawRightString(width - MARGIN, FOOTER_Y, right)
-        self.drawString(MARGIN, FOOTER_Y, fit(left, FONT, 7, width - 2 * MARGIN - 60))
+        self.drawRightString(footer.right, footer.y, right)
+        self.drawString(footer.left, footer.y, fit(left, FONT, 7, footer.right - footer.left - 60))

@@ -15,8 +15,8 @@ from results.reports.layout import (
     cell,
     column_widths,
     header_block,
-    page_width,
 )
+from results.reports.paper import LANDSCAPE
 from results.reports.text import fit, labels, markup, percent, signed
 
 #: (label key, width in points); the name and club columns share what is left of the page.
@@ -45,12 +45,12 @@ NAME, CLUB, SERIES, TOTAL, PERCENT = 4, 5, 6, 8, 11
 def ranking_section(sheet: RankingSheet) -> Section:
     header = sheet.header
     t = labels(header.lang)
-    width = page_width(True)
+    width = LANDSCAPE.width
     extra = [(t["top"], str(sheet.top)), (t["players"], str(len(sheet.rows)))]
     return Section(
         header=header,
         title=t["ranking"],
-        landscape=True,
+        paper=LANDSCAPE,
         flowables=[
             *header_block(header, t["ranking"], width, extra),
             _table(sheet, width),

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import datetime
 import random
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
 
 from engine.ranking import Row, percent, rounded
-from results.reports.data import CardRound, GameRound, GameSheet, RankingSheet, ScoreCard, SheetHeader
+from results.reports.data import (
+    CardRound,
+    GamePapers,
+    GameRound,
+    GameSheet,
+    RankingSheet,
+    ScoreCard,
+    SheetHeader,
+)
 
 #: (rack, rejected draws, ref, word, score, tied)
 GAME = (
@@ -61,6 +69,8 @@ WARNING_THRESHOLD, WARNING_PENALTY = 3, 5
 TEXTS = {
     "fr": {
         "game": "Partie 2",
+        "game_n": "Partie {n}",
+        "overall": "Classement général",
         "place": "Salle des fêtes « Le Cèdre », Montréal",
         "grading": "FISF",
         "base": "total (solos et pénalités compris)",
@@ -72,6 +82,8 @@ TEXTS = {
     },
     "en": {
         "game": "Game 2",
+        "game_n": "Game {n}",
+        "overall": "Overall ranking",
         "place": "Village hall « Le Cèdre », Montréal",
         "grading": "FISF",
         "base": "total (with solos and penalties)",
@@ -116,15 +128,63 @@ def sample_header(lang: str = "fr") -> SheetHeader:
 
 
 def sample_results(
-    players: int = 40, lang: str = "fr", seed: int = 1
+    players: int = 40, lang: str = "fr", seed: int = 1, number: int | None = None
 ) -> tuple[RankingSheet, GameSheet, tuple[ScoreCard, ...]]:
+    """One game (game 2 unless ``number`` says) played by ``players`` players."""
     header = sample_header(lang)
+    if number is not None:
+        header = replace(header, game=TEXTS[lang]["game_n"].format(n=number))
     game = sample_game(header)
     field = [_player(i, game, lang, random.Random(seed * 1000 + i)) for i in range(players)]
     solos = _award_solos(field)
     rows = _ranking_rows(field, game.total)
     cards = tuple(_card(header, p, rows, game.total) for p in sorted(field, key=lambda p: p.table))
     return RankingSheet(header, game.total, rows, solos), game, cards
+
+
+def sample_evening(
+    games: int = 3, players: int = 40, lang: str = "fr"
+) -> tuple[RankingSheet, tuple[GamePapers, ...]]:
+    """An evening of ``games`` games played by the same players (each game's slips from its own seed)
+    and the tournament's ranking, the games' figures added up (§4, cumulated)."""
+    numbers = range(1, games + 1)
+    played = tuple(GamePapers(*sample_results(players, lang, seed=n, number=n)) for n in numbers)
+    return _tournament_sheet(played, lang), played
+
+
+def _tournament_sheet(played: tuple[GamePapers, ...], lang: str) -> RankingSheet:
+    top = sum(papers.game.total for papers in played)
+    by_table: dict[int, list[Row]] = defaultdict(list)
+    for papers in played:
+        for row in papers.ranking.rows:
+            by_table[row.table].append(row)
+    added = ("total", "paid", "solos", "warnings", "penalty")
+    summed = [
+        replace(rows[0], **{field: sum(getattr(r, field) for r in rows) for field in added})
+        for rows in by_table.values()
+    ]
+    ordered = sorted(summed, key=lambda row: (-row.total, row.table))
+    ranks = _shared_ranks([row.total for row in ordered])
+    series_seen: Counter = Counter()
+    category_seen: Counter = Counter()
+    rows = []
+    for rank, row in zip(ranks, ordered, strict=True):
+        series_seen[row.series] += 1
+        category_seen[row.category] += 1
+        rows.append(
+            replace(
+                row,
+                rank=rank,
+                series_rank=series_seen[row.series],
+                category_rank=category_seen[row.category] if row.category else 0,
+                negatif=row.total - top,
+                percent=rounded(percent(row.total, top)),
+                percent_total=rounded(percent(row.total, top)),
+                percent_paid=rounded(percent(row.paid, top)),
+            )
+        )
+    header = replace(sample_header(lang), game=TEXTS[lang]["overall"])
+    return RankingSheet(header, top, tuple(rows))
 
 
 def sample_game(header: SheetHeader) -> GameSheet:

@@ -94,6 +94,7 @@ LABELS: dict[str, dict[str, str]] = {
         "file_game": "feuille-de-partie",
         "file_cards": "fiches",
         "file_bundle": "resultats",
+        "file_evening": "soiree",
     },
     "en": {
         "ranking": "Ranking",
@@ -174,6 +175,7 @@ LABELS: dict[str, dict[str, str]] = {
         "file_game": "game-sheet",
         "file_cards": "score-cards",
         "file_bundle": "results",
+        "file_evening": "evening",
     },
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ from results.reports.data import (
     ScoreCard,
     SheetHeader,
 )
-from results.reports.sample import board_of, sample_results
+from results.reports.sample import board_of, sample_evening, sample_results
 from results.reports.text import duration, fit, pdf_text, percent, signed
 
 CHECKSUM = "9b1f0c3e5a7d2b4c6e8f0a1b3c5d7e9f00112233445566778899aabbccddeeff"
@@ -278,6 +279,120 @@ def test_bundle_of_forty_players_holds_every_sheet_and_reports_progress_to_the_e
     assert "page 2 / 2" in text and "/ 43" not in text
     assert "Classement" in text and "Feuille de partie" in text and text.count("Fiche du joueur —") == 40
     assert "Chloé Martin" in text and "Zoë Lefèvre" in text and "Étienne Œhmichen" in text
+
+
+# -- several cards to a sheet, and the whole evening ---------------------------------------------
+
+#: Reasons as the grader words them (engine/grading.py), one line each on an A6 card.
+REASONS = (
+    "0 — le mot croisé TAJINES (5G) n'est pas dans le dictionnaire.",
+    "35 — avertissement : score annoncé 37 (J2 DARIQUE vaut 35).",
+    "21 — pénalité de 5 points : référence manquante (le coup se place en 12B).",
+)
+
+
+def _long_card(name: str, table: int, sanctions: int, rounds: int = 25, reason: str = "") -> ScoreCard:
+    """A game of ``rounds`` rounds, the first ``sanctions`` of them sanctioned with a reason."""
+    card = _card(name, rounds=rounds)
+    sanctioned = [
+        dataclasses.replace(r, sanction="zéro", reason=reason or REASONS[r.number % 3])
+        if r.number <= sanctions
+        else r
+        for r in card.rounds
+    ]
+    row = dataclasses.replace(
+        card.row, table=table, total=400 + table, club="Les Mots d'Aÿ", category="Vermeil"
+    )
+    return dataclasses.replace(card, row=row, rounds=tuple(sanctioned))
+
+
+def _sizes(pdf: bytes) -> set[float]:
+    """Every font size set on every page (the ``Tf`` operator)."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    streams = b"".join(page.get_contents().get_data() for page in reader.pages)
+    return {float(size) for size in re.findall(rb"/F\d+ ([\d.]+) Tf", streams)}
+
+
+def _page_texts(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+@pytest.mark.parametrize(("per_page", "pages"), [(1, 9), (2, 5), (4, 3)])
+def test_nine_score_cards_take_nine_five_or_three_sheets_with_every_name_and_total(per_page, pages):
+    cards = sample_results(players=9)[2]
+    filename, _, pdf = render.score_cards(cards, per_page=per_page)
+    texts = _page_texts(pdf)
+    assert filename == "fiches-coupe-du-club-de-montreal-nord-partie-2.pdf"
+    assert len(texts) == pages
+    for index, card in enumerate(cards):  # by table, ``per_page`` to a sheet
+        text = texts[index // per_page]
+        assert pdf_text(card.row.name) in text and f"\n{card.row.total}" in text
+    assert "page 2 /" not in "".join(texts)  # no card ran on
+
+
+def test_two_cards_share_a_landscape_sheet_and_four_an_upright_one_with_cut_lines_between():
+    cards = sample_results(players=4)[2]
+    for per_page, (width, height) in ((1, (595, 842)), (2, (842, 595)), (4, (595, 842))):
+        pdf = render.score_cards(cards, per_page=per_page)[2]
+        page = pypdf.PdfReader(io.BytesIO(pdf)).pages[0]
+        assert (round(page.mediabox.width), round(page.mediabox.height)) == (width, height)
+        assert (b"[3 3] 0 d" in page.get_contents().get_data()) == (per_page > 1)
+
+
+def test_a_game_of_25_rounds_with_eight_sanctions_fits_on_an_a6_card_never_below_7_pt():
+    cards = [_long_card(f"Joueur {n}", n, sanctions=8) for n in range(1, 9)]
+    pdf = render.score_cards(cards, per_page=4)[2]
+    texts = _page_texts(pdf)
+    assert len(texts) == 2 and all(text.count("page 1 / 1") == 4 for text in texts)
+    assert all(f"Joueur {n}" in texts[(n - 1) // 4] for n in range(1, 9))
+    assert "H2 MOTS" in texts[0] and "n'est pas dans le dictionnaire" in texts[0]
+    assert min(_sizes(pdf)) == 7
+
+
+def test_a_card_too_long_for_its_quarter_runs_on_to_the_next_quarter_numbered_and_whole():
+    reason = "le mot principal est valable mais un rajout ne l'est pas : " + "TRUC " * 12 + "fin du motif"
+    cards = [_long_card("Anne", 1, sanctions=25, reason=reason), _long_card("Basile", 2, sanctions=0)]
+    texts = _page_texts(render.score_cards(cards, per_page=4)[2])
+    assert len(texts) == 1
+    assert "page 1 / 2" in texts[0] and "page 2 / 2" in texts[0] and "page 1 / 1" in texts[0]
+    assert texts[0].count("fin du motif") == 25 and "Basile" in texts[0]
+
+
+def test_score_cards_come_one_two_or_four_to_a_sheet_only():
+    with pytest.raises(ValueError):
+        render.score_cards([_card("Anne")], per_page=3)
+
+
+def test_the_bundle_cuts_its_cards_from_sheets_too():
+    ranking, game, cards = sample_results(players=9)
+    pages = len(_page_texts(render.bundle(ranking, game, cards, per_page=4)[2]))
+    assert pages == 1 + 1 + 3
+
+
+def test_the_evening_prints_the_tournament_ranking_then_each_game_in_order_and_reports_progress():
+    overall, games = sample_evening(games=3, players=9)
+    calls = []
+    filename, _, pdf = render.evening(overall, games, progress=lambda d, t: calls.append((d, t)), per_page=4)
+    texts = _page_texts(pdf)
+    assert filename == "soiree-coupe-du-club-de-montreal-nord.pdf"
+    assert len(texts) == 1 + 3 * (1 + 1 + 3)
+    assert "Classement — Classement général" in texts[0]
+    for number in (1, 2, 3):
+        first = 1 + (number - 1) * 5
+        assert f"Classement — Partie {number}" in texts[first]
+        assert f"Feuille de partie — Partie {number}" in texts[first + 1]
+        cards = texts[first + 2 : first + 5]
+        assert all(f"Fiche du joueur — Partie {number}" in text for text in cards)
+        assert all(pdf_text(card.row.name) in "".join(cards) for card in games[number - 1].cards)
+    assert calls[-1] == (1 + 3 * 11, 1 + 3 * 11) and len(calls) == 34
+
+
+def test_the_evening_in_english_is_named_and_labelled_in_english():
+    overall, games = sample_evening(games=2, players=3, lang="en")
+    filename, _, pdf = render.evening(overall, games, per_page=2)
+    text = "".join(_page_texts(pdf))
+    assert filename == "evening-coupe-du-club-de-montreal-nord.pdf"
+    assert "Ranking — Overall ranking" in text and "Score card — Game 2" in text and "Fiche" not in text
 
 
 def test_text_helpers_keep_what_the_fonts_print():

@@ -134,9 +134,7 @@ def test_the_tournament_results_page_has_a_column_per_game(arbiter_client, tourn
     first, second = _prepared(tournament), _prepared(tournament, "game-002.json")
     top1 = _play(first, 1, lambda rnd: {players[0]: _slip(rnd)}).top_score
     _play(second, 1, lambda rnd: {})
-    page = arbiter_client.get(
-        reverse("results:tournament_results", args=[tournament.pk])
-    ).content.decode()
+    page = arbiter_client.get(reverse("results:tournament_results", args=[tournament.pk])).content.decode()
     assert "P1" in page and "P2" in page and f'<td class="num">{top1}</td>' in page
 
 
@@ -204,6 +202,75 @@ def test_a_tournament_printout_needs_no_game_and_a_game_printout_needs_one(tourn
     assert whole.status == Printout.Status.DONE and "Alice" in _pdf_text(bytes(whole.pdf))[1]
     with pytest.raises(services.ServiceError):
         result_services.printout_request(tournament=tournament, kind=Printout.Kind.CARDS)
+
+
+def test_score_cards_printed_four_to_a_sheet_keep_the_choice_on_the_printout(
+    arbiter_client, tournament, players
+):
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd), players[1]: "H8 ZZZ 12"})
+    url = reverse("results:printout_request", args=[tournament.pk])
+    arbiter_client.post(url, {"kind": "cards", "game": game.pk, "cards_per_page": "4"})
+    printout = Printout.objects.get()
+    assert (printout.cards_per_page, printout.status) == (4, Printout.Status.DONE)
+    pages, text = _pdf_text(bytes(printout.pdf))
+    assert pages == 1 and all(name in text for name in ("Alice", "Bruno", "Chloé"))
+    detail = arbiter_client.get(reverse("results:printout_detail", args=[printout.pk])).content.decode()
+    assert "4 fiches par page (A6)" in detail
+
+
+def test_cards_per_page_is_one_two_or_four_and_only_kept_where_there_are_cards(
+    arbiter_client, tournament, players
+):
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    url = reverse("results:printout_request", args=[tournament.pk])
+    assert (
+        arbiter_client.post(url, {"kind": "cards", "game": game.pk, "cards_per_page": "3"}).status_code == 404
+    )
+    arbiter_client.post(url, {"kind": "ranking", "game": game.pk, "cards_per_page": "4"})
+    arbiter_client.post(url, {"kind": "bundle", "game": game.pk})
+    assert [(p.kind, p.cards_per_page) for p in Printout.objects.order_by("pk")] == [
+        ("ranking", 1),
+        ("bundle", 1),
+    ]
+
+
+def test_the_evening_prints_the_tournament_ranking_then_each_played_game_in_order(
+    arbiter_client, tournament, players
+):
+    """Two games played, a third started but without a counted round: the evening has the tournament's
+    ranking, then each played game's ranking, game sheet and its three cards (two to a sheet)."""
+    first, second = _prepared(tournament), _prepared(tournament, "game-002.json")
+    _play(first, 1, lambda rnd: {players[0]: _slip(rnd)})
+    _play(second, 1, lambda rnd: {players[1]: _slip(rnd)})
+    _play(second, 2, lambda rnd: {players[2]: _slip(rnd)})
+    _prepared(tournament)
+    response = arbiter_client.post(
+        reverse("results:printout_request", args=[tournament.pk]), {"kind": "evening", "cards_per_page": "2"}
+    )
+    printout = Printout.objects.get()
+    assert response["Location"] == reverse("results:printout_detail", args=[printout.pk])
+    assert (printout.kind, printout.game, printout.cards_per_page) == ("evening", None, 2)
+    assert printout.status == Printout.Status.DONE and printout.done == printout.total == 1 + 2 * (2 + 3)
+    reader = PdfReader(io.BytesIO(bytes(printout.pdf)))
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) == 1 + 2 * (1 + 1 + 2)
+    assert "Classement — Classement général" in texts[0]
+    for number, start in ((1, 1), (2, 5)):
+        assert f"Classement — Partie {number}" in texts[start]
+        assert f"Feuille de partie — Partie {number}" in texts[start + 1]
+        cards = texts[start + 2] + texts[start + 3]
+        assert cards.count(f"Fiche du joueur — Partie {number}") == 3
+        assert all(name in cards for name in ("Alice", "Bruno", "Chloé"))
+    assert "Partie 3" not in "".join(texts)
+    assert printout.filename == "soiree-coupe-du-club.pdf"
+
+
+def test_the_tournament_results_page_offers_the_evening_and_the_cards_per_page(arbiter_client, tournament):
+    page = arbiter_client.get(reverse("results:tournament_results", args=[tournament.pk])).content.decode()
+    assert 'value="evening"' in page and 'name="cards_per_page"' in page
+    assert '<label for="id_cards_per_page">' in page and "4 fiches par page (A6)" in page
 
 
 @pytest.mark.django_db(transaction=True)
