@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import functools
 import math
+import re
+import unicodedata
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.utils import timezone
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
+from engine.ranking import rounded
 from tournaments import standings
-from tournaments.boards import Cell, Preview, board_cells, slip_preview, words_formed
+from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
 from tournaments.room import current_round_recent
 from tournaments.selectors import round_key
@@ -31,8 +35,22 @@ class Phase:
     ENDED = "ended"
 
 
-#: The characters of ``models.new_token``: anything else names no player and never reaches the
-#: database (PostgreSQL refuses a NUL in a query: a 500 for ``/j/%00/``).
+#: On the phone a letter played with the joker is the letter followed by ``?`` (``JOINTA?``): a
+#: keyboard typing lower case must never mark jokers by accident (§1.3 writes them in lower case).
+_JOKER_MARK = re.compile(r"([^\W\d_][\u0300-\u036f]*)\?")
+
+
+def slip_text(typed: str, claimed: str = "", *, fisf: bool) -> str:
+    """The slip as the engine reads it (§1.3), from what the phone sent: every letter in upper case
+    whatever the keyboard typed, a letter followed by ``?`` played with the joker (in lower case),
+    the claimed score (FISF grading) from its own field: ``h4 jointa?`` and ``34`` give
+    ``H4 JOINTa 34``.  The arbiter's paper slips keep the record's notation (lower case)."""
+    text = unicodedata.normalize("NFC", typed).upper().strip()
+    text = _JOKER_MARK.sub(lambda found: found.group(1).lower(), text)
+    claimed = claimed.strip()
+    if fisf and claimed:
+        text = f"{text} {claimed}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -44,14 +62,34 @@ class Standing:
     #: The score the tournament ranks on (total, or paid scores only) minus the tops' sum (§4), e.g.
     #: −35: the same figure as the ranking pages and sheets.
     negatif: int
+    #: On the same base, rounded as every ranking prints it (``engine.ranking.rounded``).
+    percent: Decimal
+    #: The player's solos so far; None when the tournament has too few players for solos (§3.5).
+    solos: int | None
+    #: A solo in the round just closed (the last round of the last game ranked).
+    solo_now: bool
 
 
 def player_standing(player: Player) -> Standing:
     """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
-    tops' sum, the rank (shared by equal totals unless the tournament breaks ties) and the négatif."""
+    tops' sum, the rank (shared by equal totals unless the tournament breaks ties), the négatif, the
+    percentage and the solos, all read from the ranking every screen shares."""
     ranking = standings.tournament_ranking_shared(player.tournament)
     line = next(line for line in ranking.lines if line.entrant.key == player.pk)
-    return Standing(line.total, ranking.top, line.rank, len(ranking.lines), ranking.negatif(line))
+    solos, solo_now = None, False
+    if ranking.solos_counted and line.games:
+        game = line.games[-1]  # the game of the round just closed: the last one
+        solos, solo_now = line.solos, len(game.rounds) - 1 in game.solo_rounds
+    return Standing(
+        total=line.total,
+        tops=ranking.top,
+        rank=line.rank,
+        players=len(ranking.lines),
+        negatif=ranking.negatif(line),
+        percent=rounded(ranking.percent(line)),
+        solos=solos,
+        solo_now=solo_now,
+    )
 
 
 @dataclass(frozen=True)
@@ -100,6 +138,18 @@ class Screen:
     @property
     def warning(self) -> bool:
         return self.remaining is not None and self.remaining <= WARNING_SECONDS
+
+    @property
+    def slip_letters(self) -> list[tuple[str, bool]]:
+        """The stored slip's word letter by letter, as understood: (letter, played with the joker);
+        a joker's letter stays in lower case, the record's notation (§1.3)."""
+        word = self.submission.word if self.submission else ""
+        return [(letter, letter.islower()) for letter in word]
+
+    @property
+    def slip_jokers(self) -> list[str]:
+        """The letters the stored slip plays with a joker, in upper case."""
+        return [letter.upper() for letter, joker in self.slip_letters if joker]
 
 
 def _phase(rnd: Round | None) -> str:
@@ -151,17 +201,8 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
 
 def _add_results(screen: Screen, rnd: Round, board: list[int]) -> None:
     """After the deadline: the top and its words, the player's own line, total, négatif, rank."""
-    top = rnd.placed or (rnd.tops[0] if rnd.tops else None)
-    if top:
-        horizontal = top["ref"][0].isalpha()
-        if rnd.placed:
-            # The top is on the board already: mark its tiles, and read its words there.
-            screen.preview, screen.last_tiles = None, top["tiles"]
-            empty = list(board)
-            for sq, _ in top["tiles"]:
-                empty[sq] = 0
-            screen.top_words = words_formed(empty, top["tiles"], horizontal)
-        else:
-            screen.top_words = words_formed(board, top["tiles"], horizontal)
-    screen.top = top
+    screen.top, screen.top_words = round_top(rnd, board)
+    if rnd.placed:
+        # The top is on the board already: its tiles are marked there.
+        screen.preview, screen.last_tiles = None, rnd.placed["tiles"]
     screen.standing = player_standing(screen.player)

@@ -29,6 +29,7 @@ The slips (FISF grading: word, reference, claimed score) and what each is paid (
 
 from __future__ import annotations
 
+import re
 import time
 from contextlib import contextmanager
 from datetime import timedelta
@@ -315,8 +316,10 @@ def _wait_for_round(page: Page, number: int) -> None:
 
 
 def _send(page: Page, slip: str, claimed: int) -> None:
-    """Type the reference and word, the claimed score in its own field, and send."""
-    page.locator("#slip-text").fill(slip)
+    """Type the reference and word, the claimed score in its own field, and send.  The phone takes
+    every letter in upper case: a joker (lower case in the record's notation) is typed as its letter
+    followed by ``?``, and the receipt shows the slip as understood, in the record's notation."""
+    page.locator("#slip-text").fill(re.sub(r"[a-z]", lambda found: found.group().upper() + "?", slip))
     page.locator(".slip-score").fill(str(claimed))
     # The move appears on the player's board as typed, in the player's colour.
     expect(page.locator("#player-board [data-ghost]").first).to_be_visible()
@@ -331,15 +334,19 @@ def _send(page: Page, slip: str, claimed: int) -> None:
 
 
 def _check_player_results(page: Page, name: str, number: int) -> None:
-    """After the round: the top, the player's own line, the running total, the négatif, the rank."""
+    """After the round: the top, the player's own line, the running total, the négatif, the
+    percentage, the rank."""
     ref_word, score = TOPS[number]
     results = page.locator("#player-status .results")
     expect(page.locator("#player-status .who")).to_contain_text(f"coup {number}")
     expect(results.locator(".top")).to_contain_text(f"{ref_word} — {score}")
     expect(results.locator(".line")).to_have_text(GRADED[number][name][3])
     _top, expected = RANKING[number]
-    rank, _name, total, negative, _percent = next(row for row in expected if row[1] == name)
-    expect(results.locator(".standing")).to_have_text(f"Total {total} · négatif {negative} · rang {rank}/3")
+    rank, _name, total, negative, percent = next(row for row in expected if row[1] == name)
+    # Three players: fewer than the solo threshold, so nothing about solos (§3.5).
+    expect(results.locator(".standing")).to_have_text(
+        f"Total {total} · négatif {negative} · {percent} % · rang {rank}/3"
+    )
     expect(page.locator("#slip-text")).to_be_disabled()
     # Once the arbiter placed it, the top is on the phone's board, its tiles marked as the last.
     expect(page.locator("#player-board .c.last")).to_have_count(TOP_TILES[number])

@@ -59,7 +59,12 @@ def _close_if_due(tournament_id: int) -> room.Signature:
 
 
 #: The sentences ``player.js`` shows by itself (``data-text-*`` on the page): name -> catalogue code.
-SCRIPT_TEXTS = {"no-answer": "phone_no_answer", "given-up": "phone_given_up", "refused": "phone_refused"}
+SCRIPT_TEXTS = {
+    "no-answer": "phone_no_answer",
+    "given-up": "phone_given_up",
+    "refused": "phone_refused",
+    "tile-used": "phone_tile_used",
+}
 
 
 def _script_texts(lang: str) -> dict[str, str]:
@@ -135,12 +140,9 @@ def _status_response(request, context) -> HttpResponse:
 
 
 def _slip_text(post, fisf: bool) -> str:
-    """The slip as one line: ``H4 CALFEUTRE`` typed in one field, the claimed score (FISF) in its own."""
-    text = post.get("slip", "").strip()
-    claimed = post.get("claimed", "").strip()
-    if fisf and claimed:
-        text = f"{text} {claimed}"
-    return text
+    """The slip as one line: ``H4 JOINTA?`` typed in one field, the claimed score (FISF) in its own,
+    read as the engine's ``H4 JOINTa 34`` (``phone.slip_text``)."""
+    return phone.slip_text(post.get("slip", ""), post.get("claimed", ""), fisf=fisf)
 
 
 def _request_id(post, text: str) -> str:

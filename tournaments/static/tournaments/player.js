@@ -1,6 +1,7 @@
-/* The player's phone: countdown from the server's seconds, the slip typed or tapped on the board,
-   blanks toggled in the letters' preview, the screen kept awake while a round runs, a slip sent
-   again while the server or the network fails.
+/* The player's phone: countdown from the server's seconds, the slip typed or tapped on the board
+   (letters in upper case whatever the keyboard types; a joker is the letter followed by "?", toggled
+   by tapping the letter in the preview), the rack's tiles the slip uses dimmed, the screen kept
+   awake while a round runs, a slip sent again while the server or the network fails.
    The page works without this file; htmx does the talking to the server. */
 (function () {
   "use strict";
@@ -14,7 +15,9 @@
   var clockEnd = null;
   var sentText = null;
   var lastRound = null;
-  var wakeLock = null;
+  var wakeLock = null; // the Screen Wake Lock (secure contexts: HTTPS, localhost); true while asked
+  var noSleep = null; // NoSleep.js's silent video, where that API is missing (the club's plain HTTP)
+  var videoAsked = false;
 
   function $(id) { return document.getElementById(id); }
   function phase() { return document.body.dataset.phase || ""; }
@@ -36,25 +39,64 @@
     el.classList.toggle("warn", left <= WARNING);
   }
 
-  /* -- the screen stays awake during a round (Screen Wake Lock API, where available) -- */
+  /* -- the screen stays awake during a round: the Screen Wake Lock API where the browser has it;
+        on the club's plain-HTTP Wi-Fi (not a secure context, so no navigator.wakeLock) a silent
+        looping video (vendor/NoSleep.min.js), which a browser plays only after a tap or a key:
+        the player's first one while a round runs, or any earlier one on this page. -- */
 
   function keepAwake() {
-    if (!("wakeLock" in navigator) || wakeLock || document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator) lockScreen();
+    else if (navigator.userActivation && navigator.userActivation.hasBeenActive) gesture();
+  }
+
+  function lockScreen() {
+    if (wakeLock) return;
     wakeLock = true; // a request is under way
     navigator.wakeLock.request("screen").then(function (lock) {
       wakeLock = lock;
-      lock.addEventListener("release", function () { if (wakeLock === lock) wakeLock = null; });
+      document.body.dataset.awake = "lock";
+      lock.addEventListener("release", function () {
+        if (wakeLock !== lock) return;
+        wakeLock = null;
+        delete document.body.dataset.awake;
+      });
       if (phase() !== "running") letSleep();
     }, function () { wakeLock = null; });
+  }
+
+  function playVideo() {
+    if (typeof NoSleep === "undefined" || videoAsked) return;
+    if (!noSleep) noSleep = new NoSleep();
+    videoAsked = true;
+    // Asked again when the page comes back into view: the browser may have paused the video.
+    noSleep.enable().then(function () {
+      videoAsked = false;
+      if (phase() === "running") document.body.dataset.awake = "video"; else letSleep();
+    }, function () { videoAsked = false; });
   }
 
   function letSleep() {
     if (wakeLock && wakeLock !== true) wakeLock.release().catch(function () {});
     if (wakeLock !== true) wakeLock = null;
+    if (noSleep && noSleep.isEnabled) noSleep.disable();
+    delete document.body.dataset.awake;
   }
 
+  function gesture() {
+    if (phase() === "running" && !("wakeLock" in navigator) && document.body.dataset.awake !== "video") {
+      playVideo();
+    }
+  }
+
+  ["click", "keydown", "touchend"].forEach(function (type) {
+    document.addEventListener(type, gesture, true);
+  });
+
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && phase() === "running") keepAwake();
+    if (document.visibilityState !== "visible" || phase() !== "running") return;
+    if (document.body.dataset.awake === "video") delete document.body.dataset.awake;
+    keepAwake();
   });
 
   /* -- the status area: phase, round, seconds left -- */
@@ -106,7 +148,8 @@
     drawSlip();
   }
 
-  /* -- the slip: reference and word, drawn on the board as typed; blanks toggled by tapping -- */
+  /* -- the slip: reference and word, drawn on the board as typed; the rack's tiles it uses dimmed;
+        jokers marked by "?" after their letter, toggled by tapping the letter in the preview -- */
 
   function splitSlip(text) {
     var m = text.match(REF);
@@ -123,8 +166,38 @@
     return null;
   }
 
-  function letters(word) {
-    return word.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z]/g, "");
+  /* The word's letters as the server reads them (tournaments/phone.py slip_text): accents dropped,
+     any case taken as upper case, "?" right after a letter marks it played with the joker.  Each
+     letter knows where its "?" goes in the word.  Null for a character the preview cannot show:
+     the server's sentence will explain it. */
+  function wordLetters(word) {
+    var out = [], last = null;
+    for (var i = 0; i < word.length; i++) {
+      var ch = word.charAt(i);
+      var base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase();
+      if (/^[A-Z]$/.test(base)) {
+        last = { letter: base, joker: false, end: i + 1 };
+        out.push(last);
+      } else if (base === "" && last && last.end === i) {
+        last.end = i + 1; // a combining accent typed after its letter
+      } else if (ch === "?" && last && !last.joker && last.end === i) {
+        last.joker = true;
+      } else {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  function cellAt(board, at, i) {
+    var r = at.across ? at.row : at.row + i, c = at.across ? at.col + i : at.col;
+    if (r >= SIZE || c >= SIZE) return null;
+    return board.querySelector('[data-sq="' + (r * SIZE + c) + '"]');
+  }
+
+  /* A square holding a tile of the game (not the player's own slip, drawn in their colour). */
+  function onBoard(cell) {
+    return cell.classList.contains("t") && !cell.classList.contains("mine");
   }
 
   function drawSlip() {
@@ -133,46 +206,84 @@
     Array.prototype.forEach.call(board.querySelectorAll("[data-ghost], [data-dir]"), function (c) {
       c.removeAttribute("data-ghost");
       c.removeAttribute("data-dir");
+      c.removeAttribute("data-joker");
     });
     var slip = splitSlip(field.value);
-    var at = slip.ref && field.value !== sentText ? refCell(slip.ref) : null;
-    if (at) {
-      var first = board.querySelector('[data-sq="' + (at.row * SIZE + at.col) + '"]');
+    var letters = wordLetters(slip.word) || [];
+    var at = slip.ref ? refCell(slip.ref) : null;
+    if (at && field.value !== sentText) {
+      var first = cellAt(board, at, 0);
       if (first) first.dataset.dir = at.across ? "→" : "↓";
-      var word = letters(slip.word);
-      for (var i = 0; i < word.length; i++) {
-        var r = at.across ? at.row : at.row + i, c = at.across ? at.col + i : at.col;
-        if (r >= SIZE || c >= SIZE) break;
-        var cell = board.querySelector('[data-sq="' + (r * SIZE + c) + '"]');
-        if (cell && !cell.classList.contains("t")) cell.dataset.ghost = word[i];
+      for (var i = 0; i < letters.length; i++) {
+        var cell = cellAt(board, at, i);
+        if (!cell) break;
+        if (onBoard(cell)) continue; // over the slip last sent, the one being typed shows
+        cell.dataset.ghost = letters[i].letter;
+        if (letters[i].joker) cell.dataset.joker = "";
       }
     }
+    drawRack(phase() === "running" || phase() === "drawn" ? letters : [], at, board);
     drawLetters(slip);
+  }
+
+  /* The rack's tiles the slip takes, dimmed as if taken off a real rack: each letter not already
+     on the board takes its tile, a joker takes the blank. */
+  function drawRack(letters, at, board) {
+    var tiles = Array.prototype.slice.call(document.querySelectorAll("#player-status .rack .tile"));
+    tiles.forEach(function (tile) {
+      tile.classList.remove("used");
+      var note = tile.querySelector(".used-note");
+      if (note) tile.removeChild(note);
+    });
+    letters.forEach(function (letter, i) {
+      var cell = at ? cellAt(board, at, i) : null;
+      if (at && (!cell || onBoard(cell))) return;
+      var wanted = letter.joker ? "?" : letter.letter;
+      var tile = tiles.filter(function (t) {
+        return !t.classList.contains("used") && tileLetter(t) === wanted;
+      })[0];
+      if (!tile) return;
+      tile.classList.add("used");
+      var note = document.createElement("span");
+      note.className = "sr used-note";
+      note.textContent = ", " + text("tileUsed");
+      tile.appendChild(note);
+    });
+  }
+
+  function tileLetter(tile) {
+    return tile.classList.contains("joker") ? "?" : (tile.firstChild.nodeValue || "").trim();
   }
 
   function drawLetters(slip) {
     var box = $("slip-letters");
     if (!box) return;
+    var focused = document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.index : null;
     box.textContent = "";
-    var word = letters(slip.word);
-    if (word !== slip.word) return; // accents or symbols: let the server's sentence explain
-    for (var i = 0; i < word.length; i++) {
+    var letters = wordLetters(slip.word);
+    if (!letters) return;
+    letters.forEach(function (letter, i) {
       var b = document.createElement("button");
       b.type = "button";
-      b.textContent = word[i].toUpperCase();
+      b.textContent = letter.letter;
       b.dataset.index = i;
-      if (word[i] !== word[i].toUpperCase()) b.className = "blank";
+      b.setAttribute("aria-pressed", letter.joker ? "true" : "false");
+      if (letter.joker) b.className = "joker";
       box.appendChild(b);
-    }
+      if (String(i) === focused) b.focus();
+    });
   }
 
-  function toggleBlank(index) {
+  function toggleJoker(index) {
     var field = $("slip-text");
     var slip = splitSlip(field.value);
-    var start = slip.head.length + slip.rest.indexOf(slip.word);
-    var pos = start + index, ch = field.value.charAt(pos);
-    var flipped = ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase();
-    field.value = field.value.slice(0, pos) + flipped + field.value.slice(pos + 1);
+    var letters = wordLetters(slip.word);
+    if (!letters || !letters[index]) return;
+    var pos = slip.head.length + slip.rest.indexOf(slip.word) + letters[index].end;
+    var value = field.value;
+    field.value = letters[index].joker ? value.slice(0, pos) + value.slice(pos + 1)
+      : value.slice(0, pos) + "?" + value.slice(pos);
     changed();
   }
 
@@ -195,15 +306,32 @@
     drawSlip();
   }
 
+  /* Letters in upper case as they are typed, whatever the keyboard does (the server does it too);
+     not in the middle of a keyboard's composition, which would garble the word. */
+  function upperCase(field) {
+    var value = field.value, upper = value.toUpperCase();
+    if (upper === value) return;
+    var start = field.selectionStart, end = field.selectionEnd;
+    field.value = upper;
+    if (upper.length === value.length && start !== null) field.setSelectionRange(start, end);
+  }
+
   document.addEventListener("click", function (event) {
     var cell = event.target.closest("#player-board [data-sq]");
     if (cell && (phase() === "running" || phase() === "drawn")) return tapCell(+cell.dataset.sq);
     var letter = event.target.closest("#slip-letters button");
-    if (letter) toggleBlank(+letter.dataset.index);
+    if (letter) toggleJoker(+letter.dataset.index);
   });
 
   document.addEventListener("input", function (event) {
+    if (event.target.id === "slip-text" && !event.isComposing) upperCase(event.target);
     if (event.target.closest("#player-slip")) changed();
+  });
+
+  document.addEventListener("compositionend", function (event) {
+    if (event.target.id !== "slip-text") return;
+    upperCase(event.target);
+    changed();
   });
 
   /* -- a slip the server could not store (503: its database was busy) or that got no answer (the

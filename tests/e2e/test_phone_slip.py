@@ -1,0 +1,164 @@
+"""Issue 11 in a real browser, on a 360-px phone: a keyboard typing lower case plays no joker; the
+joker is marked by a tap on its letter in the preview or by ``?`` typed after it; the rack dims the
+tiles the slip takes (the blank for a joker); the receipt shows the joker; the language switch at the
+foot of the page works and covers nothing; touch targets are large.
+
+The game replays tests/data/reference-games/game-001.json: round 1 is VDFIR?A, top H4 FAVoRI 30."""
+
+from __future__ import annotations
+
+import datetime
+from contextlib import contextmanager
+
+from django.contrib.auth.models import User
+from django.db import connections
+from playwright.sync_api import Page, expect
+
+from lexicons.loaded import lexicon_default_row
+from tests.fixtures import REFERENCE_GAME
+from tournaments import services
+from tournaments.models import Player, Submission
+
+expect.set_options(timeout=10_000)
+
+
+@contextmanager
+def _orm():
+    """The test's own database calls, their connection closed after use (see test_club_session)."""
+    try:
+        yield
+    finally:
+        connections.close_all()
+
+
+def _running_round_with_a_blank() -> Player:
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
+        tournament = services.tournament_create(
+            created_by=arbiter,
+            lexicon=lexicon_default_row(),
+            name="Coupe du club",
+            date=datetime.date(2026, 11, 20),
+        )
+        player = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, prepared=REFERENCE_GAME.read_bytes())
+        rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+        services.round_start(round_id=rnd.pk)
+    return player
+
+
+def _open(page: Page, base: str, player: Player) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base}/j/{player.token}/")
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    return errors
+
+
+def _used(page: Page) -> list[str]:
+    """The rack's tiles the slip takes: their letters (``?`` for the blank)."""
+    return page.locator("#player-status .rack .tile.used").evaluate_all(
+        "tiles => tiles.map(t => t.classList.contains('joker') ? '?' : t.firstChild.nodeValue)"
+    )
+
+
+def test_lower_case_plays_no_joker_and_a_joker_is_marked_by_a_tap_or_a_question_mark(live_server, phone):
+    player = _running_round_with_a_blank()
+    page = phone().new_page()
+    errors = _open(page, live_server.url, player)
+    field = page.get_by_label("Référence et mot")
+    letters = page.get_by_role("group", name="Touchez une lettre pour en faire un joker").get_by_role(
+        "button"
+    )
+
+    # The rack shows its blank as a joker tile, not an empty square.
+    expect(page.locator("#player-status .rack .tile.joker")).to_have_text("?joker")
+
+    # A keyboard typing lower case: upper case, no joker, the rack's tiles taken but not its blank.
+    field.press_sequentially("h4 favori")
+    expect(field).to_have_value("H4 FAVORI")
+    expect(letters).to_have_count(6)
+    expect(page.locator("#slip-letters [aria-pressed=true]")).to_have_count(0)
+    assert sorted(_used(page)) == ["A", "F", "I", "R", "V"]
+
+    # A tap on the O in the preview: a joker, written "?" after it in the field; the blank is taken.
+    letters.nth(3).tap()
+    expect(field).to_have_value("H4 FAVO?RI")
+    expect(letters.nth(3)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#player-board [data-joker]")).to_have_attribute("data-ghost", "O")
+    assert sorted(_used(page)) == ["?", "A", "F", "I", "R", "V"]
+    letters.nth(3).tap()  # and back
+    expect(field).to_have_value("H4 FAVORI")
+    assert "?" not in _used(page)
+
+    # The keyboard's and screen reader's way: "?" typed right after the letter.
+    field.fill("")
+    field.press_sequentially("h4 favo?ri")
+    expect(field).to_have_value("H4 FAVO?RI")
+    expect(letters.nth(3)).to_have_attribute("aria-pressed", "true")
+    page.get_by_label("Score annoncé").fill("30")
+    page.get_by_role("button", name="Envoyer").tap()
+    receipt = page.locator("#player-receipt .sent")
+    expect(receipt).to_contain_text("H4 FAVoRI 30 — reçu à")
+    expect(receipt.locator(".joker")).to_have_text("o")
+    expect(receipt).to_contain_text("joker : O")
+    with _orm():
+        assert Submission.objects.get(player=player).word == "FAVoRI"
+    # Sent: the board shows the slip in the player's colour, the rack still shows what it takes.
+    expect(page.locator("#player-board .c.mine")).to_have_count(6)
+    assert sorted(_used(page)) == ["?", "A", "F", "I", "R", "V"]
+    assert not errors, errors
+
+
+def _box(page: Page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_the_language_switch_covers_nothing_works_and_the_touch_targets_are_large(live_server, phone):
+    player = _running_round_with_a_blank()
+    page = phone().new_page()
+    errors = _open(page, live_server.url, player)
+    page.get_by_label("Référence et mot").press_sequentially("h4 favori")
+    switch = _box(page, ".lang-switch")
+    for covered in (
+        "#player-status .rack",
+        "#player-status .clock",
+        "#player-status .who",
+        "#player-slip",
+        "#player-board",
+    ):
+        assert not _overlap(switch, _box(page, covered)), covered
+    targets = [
+        ".lang-switch button",
+        "#player-slip button[type=submit]",
+        ".slip-score",
+        "#slip-letters button",
+    ]
+    for selector in targets:
+        for box in page.locator(selector).evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().toJSON())"
+        ):
+            assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
+    # How to write a slip: on the page, whole (not cut off) on a 360-px phone.
+    how = page.locator("#slip-how")
+    expect(how).to_contain_text("H4 JOINTA? 34")
+    assert how.evaluate("e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= 360")
+    # The rack, the clock, the slip and the whole board fit on the screen without scrolling.
+    assert _box(page, "#player-board")["y"] + _box(page, "#player-board")["height"] <= 640
+
+    page.get_by_role("button", name="EN", exact=True).tap()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    page.get_by_role("button", name="FR", exact=True).tap()
+    expect(page.get_by_role("button", name="Envoyer")).to_be_visible()
+    assert not errors, errors

@@ -1,0 +1,126 @@
+"""Issue 11, after the round on the phone: an invalid slip is never shown in the success colour, the
+player's line is coloured by its sanction, and the standing shows the running total, the négatif, the
+percentage on the tournament's base (the ranking pages' figure), the rank, and the solos only where
+they count (§3.5)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments import services, standings
+from tournaments.models import Round, Submission
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+def _page(player) -> str:
+    return reverse("tournaments:player_page", kwargs={"token": player.token})
+
+
+def _running(game) -> Round:
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    return services.round_start(round_id=rnd.pk)
+
+
+def _top(rnd: Round) -> str:
+    return f"{rnd.tops[0]['ref']} {rnd.tops[0]['word']}"
+
+
+def _send(client, player, rnd, slip, claimed=""):
+    data = {"round": rnd.pk, "slip": slip, "claimed": claimed, "request_id": player.name}
+    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    return client.post(url, data, **HTMX).content.decode()
+
+
+def _closed(rnd: Round) -> None:
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=10))
+    services.round_close_if_due(round_id=rnd.pk)
+
+
+def _status(html: str) -> str:
+    start = html.index('id="player-status"')
+    return html[start : html.index("</section>", start)]
+
+
+def _line_class(html: str) -> str:
+    return re.search(r'<p class="line ([a-z-]+)">', html).group(1)
+
+
+def test_after_the_round_the_receipt_leaves_the_success_colour_and_the_line_has_its_sanctions(
+    client, players, game
+):
+    alice, bruno, chloe = players
+    rnd = _running(game)
+    running = _send(client, bruno, rnd, "H8 ZZZZ", "10")
+    assert '<p class="sent">' in running  # received: the success colour while the round runs
+    _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
+    _send(client, chloe, rnd, _top(rnd), str(rnd.top_score - 1))
+    _closed(rnd)
+    pages = {p.name: client.get(_page(p)).content.decode() for p in players}
+    for html in pages.values():
+        assert '<p class="sent past">' in html and '<p class="sent">' not in html
+    assert _line_class(pages["Alice"]) == "sanction-none"
+    assert _line_class(pages["Bruno"]) == "sanction-zero"
+    assert _line_class(pages["Chloé"]) == "sanction-warning"
+
+
+def test_a_penalty_and_a_missing_slip_are_coloured_as_what_they_are(client, players, game):
+    alice, bruno, _ = players
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
+    _closed(rnd)
+    Submission.objects.filter(player=alice).update(sanction="penalty", paid=rnd.top_score - 5)
+    assert _line_class(client.get(_page(alice)).content.decode()) == "sanction-penalty"
+    bruno_page = client.get(_page(bruno)).content.decode()
+    assert _line_class(bruno_page) == "sanction-zero" and "aucun bulletin remis" in bruno_page
+
+
+@pytest.mark.parametrize("base", ["total", "paid"])
+def test_the_percentage_is_the_ranking_pages_on_the_tournaments_base(client, players, game, tournament, base):
+    """Alice alone finds the top: a solo (three players suffice here), counted in the total."""
+    tournament.solo_min_players, tournament.percent_base = 3, base
+    tournament.save(update_fields=["solo_min_players", "percent_base"])
+    alice = players[0]
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
+    _send(client, players[1], rnd, "H8 ZZZZ", "10")
+    _closed(rnd)
+    ranking = standings.tournament_rows(standings.tournament_ranking(tournament))
+    row = next(row for row in ranking.rows if row.key == alice.pk)
+    assert (row.percent == 100) == (base == "paid")  # the solo's 10 points count on the total only
+    shown = f"{row.percent:.2f}".replace(".", ",")
+    status = _status(client.get(_page(alice)).content.decode())
+    assert f"<b>{shown}</b> %" in status
+    english = _status(client.get(_page(alice), **ENGLISH).content.decode())
+    assert f"<b>{row.percent:.2f}</b> %" in english
+
+
+def test_solos_are_shown_where_they_count(client, players, game, tournament):
+    tournament.solo_min_players = 3
+    tournament.save(update_fields=["solo_min_players"])
+    alice, bruno, _ = players
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
+    _closed(rnd)
+    alice_status = _status(client.get(_page(alice)).content.decode())
+    assert "solos <b>1</b>" in alice_status
+    assert f'<span class="solo">solo : +{tournament.solo_value}</span>' in alice_status
+    bruno_status = _status(client.get(_page(bruno)).content.decode())
+    assert "solos <b>0</b>" in bruno_status and 'class="solo"' not in bruno_status
+
+
+def test_below_the_solo_threshold_the_phone_says_nothing_of_solos(client, players, game, tournament):
+    assert len(players) < tournament.solo_min_players
+    alice = players[0]
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
+    _closed(rnd)
+    for headers in ({}, ENGLISH):
+        status = _status(client.get(_page(alice), **headers).content.decode()).lower()
+        assert "solo" not in status
