@@ -22,15 +22,22 @@ def main() -> int:
     if sys.version_info < (3, 11):  # noqa: UP036 - run.py may be started by an older Python
         print("Python 3.11 or newer is needed.", file=sys.stderr)
         return 1
-    if not PYTHON.exists():
+    first = not PYTHON.exists()
+    if first:
+        print("Première installation : environnement Python dans .venv, puis les dépendances.", flush=True)
+        print("First install: a Python environment in .venv, then the dependencies.", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
+    else:
+        print("Vérification des dépendances… / Checking the dependencies…", flush=True)
+    # The first time pip says what it downloads (a minute or two); later, only what goes wrong.
+    quiet = [] if first else ["--quiet"]
     subprocess.run(
         [
             str(PYTHON),
             "-m",
             "pip",
             "install",
-            "--quiet",
+            *quiet,
             "--disable-pip-version-check",
             "-r",
             str(ROOT / "requirements.txt"),

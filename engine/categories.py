@@ -54,3 +54,15 @@ def _parse_categories(text: str) -> tuple[Category, ...]:
         )
         for item in json.loads(text)
     )
+
+
+def category_code(text: str) -> str | None:
+    """The code of a category given by its code or its name in either language, case and accents as
+    typed (``v``, ``Vermeil``, ``vermeil (62+)``): ``""`` for none, ``None`` when no category has it."""
+    wanted = text.strip().casefold()
+    if not wanted:
+        return ""
+    for category in categories():
+        if wanted in (category.code.casefold(), category.fr.casefold(), category.en.casefold()):
+            return category.code
+    return None

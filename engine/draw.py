@@ -56,6 +56,34 @@ class EndReason(Enum):
         return Message(f"draw_end_{self.value}")
 
 
+class Rejection(Enum):
+    """Why a rack was put back whole (§3.1.4, §3.1.5): said on the arbiter's screen and by the voice."""
+
+    VOWELS = "vowels"
+    CONSONANTS = "consonants"
+    VOWELS_AND_CONSONANTS = "vowels_and_consonants"
+    NO_MOVE = "no_move"
+
+    @property
+    def message(self) -> Message:
+        return Message(f"rejection_{self.value}")
+
+
+def rejection_for(tiles: Iterable[int], minimum: int) -> Rejection | None:
+    """What a rack lacks for the minimum ``minimum`` of §3.1.3 (None: it meets it)."""
+    tiles = tuple(tiles)
+    v = sum(t in VOWELS for t in tiles)
+    c = sum(t in CONSONANTS for t in tiles)
+    f = sum(t in FLEXIBLE for t in tiles)
+    if _meets(v, c, f, minimum):
+        return None
+    if v + f >= minimum:
+        return Rejection.CONSONANTS
+    if c + f >= minimum:
+        return Rejection.VOWELS
+    return Rejection.VOWELS_AND_CONSONANTS
+
+
 class DrawError(ValueError):
     """Tiles asked for that are not there; ``message`` names them."""
 
@@ -170,8 +198,9 @@ class Draw:
     new: tuple[int, ...] = ()
     #: Drawn after every tile of an earlier rack went back: no reliquat, ``-`` on the record.
     rejected: bool = False
-    #: Racks rejected for missing the minimum (§3.1.4), in order, each as drawn.
+    #: Racks rejected for missing the minimum (§3.1.4), in order, each as drawn, and what each lacked.
     rejections: list[tuple[int, ...]] = field(default_factory=list)
+    rejection_reasons: list[Rejection] = field(default_factory=list)
     #: Racks put back because no move existed with them (§3.1.5).
     no_move_redraws: int = 0
     end: EndReason | None = None
@@ -225,6 +254,7 @@ class _Search:
         self.racks_left = _count_racks(unplayed, self.minimum)
         self.excluded: set[tuple[int, ...]] = set()
         self.rejections: list[tuple[int, ...]] = []
+        self.reasons: list[Rejection] = []
         self.no_move = 0
         self.draws = 0
         self.end: EndReason | None = None
@@ -242,8 +272,16 @@ class _Search:
         rack = None if self.end else self._search(reliquat, rejected)
         if rack is None:
             self.bag.take(held)
-            return Draw(held, rejections=self.rejections, no_move_redraws=self.no_move, end=self.end)
-        return Draw(*rack, rejections=self.rejections, no_move_redraws=self.no_move)
+            return Draw(
+                held,
+                rejections=self.rejections,
+                rejection_reasons=self.reasons,
+                no_move_redraws=self.no_move,
+                end=self.end,
+            )
+        return Draw(
+            *rack, rejections=self.rejections, rejection_reasons=self.reasons, no_move_redraws=self.no_move
+        )
 
     def _search(self, reliquat, rejected):
         """The first rack that stands, or None with ``end`` set; refused racks go back whole."""
@@ -257,8 +295,10 @@ class _Search:
 
     def _stands(self, tiles: tuple[int, ...]) -> bool:
         self.draws += 1
-        if not meets_minimum(tiles, self.minimum):  # §3.1.4
+        reason = rejection_for(tiles, self.minimum)
+        if reason is not None:  # §3.1.4
             self.rejections.append(tiles)
+            self.reasons.append(reason)
             return self._refuse(EndReason.REJECTION_LIMIT)
         if _announced(tiles) in self.excluded:  # the cancelled rack, or one known to be stuck
             return self._refuse(self.exhausted)
@@ -384,6 +424,13 @@ register(
             "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
             "Y and blanks counting as either: it must be rejected.",
         },
+        "rejection_vowels": {"fr": "pas assez de voyelles", "en": "not enough vowels"},
+        "rejection_consonants": {"fr": "pas assez de consonnes", "en": "not enough consonants"},
+        "rejection_vowels_and_consonants": {
+            "fr": "pas assez de voyelles ni de consonnes",
+            "en": "not enough vowels nor consonants",
+        },
+        "rejection_no_move": {"fr": "aucun coup possible", "en": "no move possible"},
         "draw_end_all_played": {
             "fr": "Fin de partie : toutes les lettres ont été jouées.",
             "en": "End of the game: every tile has been played.",

@@ -174,6 +174,11 @@ class GameRanking:
         return line.rounds
 
     @property
+    def solos_counted(self) -> bool:
+        """§3.5: solos count (and are announced) only with enough players."""
+        return len(self.lines) >= self.rules.solo_min_players
+
+    @property
     def solos(self) -> tuple[tuple[int, Entrant], ...]:
         """Every solo of the game as (round index, entrant), in round order: what the arbiter announces."""
         by_table = sorted(self.lines, key=lambda line: line.entrant.table)
@@ -228,6 +233,11 @@ class TournamentRanking:
         """What a row shows in detail: each game's total on the rules' base."""
         return tuple(game.based(self.rules.base) for game in line.games)
 
+    @property
+    def solos_counted(self) -> bool:
+        """§3.5: solos count only with enough players (the same entrants play every game)."""
+        return len(self.lines) >= self.rules.solo_min_players
+
 
 def percent(score: int, top: int) -> Fraction:
     """100 × score / top, exactly; 0 when there is no top yet."""
@@ -273,6 +283,7 @@ class Row:
     percent: Decimal
     percent_total: Decimal
     percent_paid: Decimal
+    #: The solos that count (§3.5: none below the solo threshold of players).
     solos: int
     warnings: int
     #: Points taken off at the end of the game (§3.4).
@@ -305,7 +316,7 @@ def _row(ranking: GameRanking | TournamentRanking, line, lang: str) -> Row:
         percent=rounded(ranking.percent(line)),
         percent_total=rounded(line.percent_total),
         percent_paid=rounded(line.percent_paid),
-        solos=line.solos,
+        solos=line.solos if ranking.solos_counted else 0,
         warnings=line.warnings,
         penalty=line.penalty,
         parts=ranking.parts(line),

@@ -175,7 +175,7 @@ def results_export(game: Game) -> bytes:
     rounds = placed_rounds(game)
     data = {
         "format": RESULTS_FORMAT,
-        "club": tournament.place or tournament.name,
+        "club": tournament.club or tournament.place or tournament.name,
         "tournament": tournament.name,
         "date": tournament.date.isoformat(),
         "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
@@ -207,7 +207,8 @@ def _settings(tournament) -> dict:
 def results_file(game: Game) -> tuple[str, str, bytes]:
     """The results file as a download: (file name, media type, bytes); the name carries the club, so
     the merging centre's files and its refusals ("le fichier « … »") tell the clubs apart."""
-    club = slugify(game.tournament.place or game.tournament.name) or "club"
+    tournament = game.tournament
+    club = slugify(tournament.club or tournament.place or tournament.name) or "club"
     return f"resultats-{club}-partie-{game.number}.json", "application/json", results_export(game)
 
 

@@ -11,9 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from results import exports, merges, services, sheets
-from results.forms import MergeForm
+from results.forms import MergeForm, PrintoutForm
 from results.models import MergedResults, Printout
 from server.writes import ServiceError
+from tournaments import services as tournament_services
 from tournaments import standings
 from tournaments.models import Game, Tournament
 
@@ -36,6 +37,7 @@ def _game(pk: int) -> Game:
 def game_results(request, pk: int):
     """The game's ranking, redrawn after every round (htmx polls the results key)."""
     game = _game(pk)
+    tournament_services.rounds_close_overdue(tournament_id=game.tournament_id)
     key = standings.results_key(game.tournament_id)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
@@ -50,6 +52,7 @@ def game_results(request, pk: int):
     if request.htmx:
         return render(request, "results/partials/_results.html", context)
     context["printouts"] = game.printouts.defer("pdf")[:5]
+    context["printout_form"] = PrintoutForm()
     return render(request, "results/game_results.html", context)
 
 
@@ -57,6 +60,7 @@ def game_results(request, pk: int):
 def tournament_results(request, pk: int):
     """The tournament's ranking over all its games (§4), redrawn after every round."""
     tournament = get_object_or_404(Tournament.objects.select_related("lexicon"), pk=pk)
+    tournament_services.rounds_close_overdue(tournament_id=tournament.pk)
     key = standings.results_key(tournament.pk)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
@@ -72,6 +76,7 @@ def tournament_results(request, pk: int):
     if request.htmx:
         return render(request, "results/partials/_results.html", context)
     context["printouts"] = tournament.printouts.filter(game=None).defer("pdf")[:5]
+    context["printout_form"] = PrintoutForm()
     return render(request, "results/tournament_results.html", context)
 
 
@@ -82,14 +87,14 @@ def tournament_results(request, pk: int):
 @require_POST
 def printout_request(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    kind = request.POST.get("kind", "")
-    if kind not in Printout.Kind.values:
+    form = PrintoutForm(request.POST)
+    if not form.is_valid():
         raise Http404
     game = None
     if request.POST.get("game"):
         game = get_object_or_404(Game, pk=request.POST["game"], tournament=tournament)
     try:
-        printout = services.printout_request(tournament=tournament, kind=kind, game=game)
+        printout = services.printout_request(tournament=tournament, game=game, **form.cleaned_data)
     except ServiceError as error:
         messages.error(request, error.text())
         return redirect("tournaments:tournament_detail", pk=pk)

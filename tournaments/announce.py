@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import alphabet
+from engine.draw import Rejection
 from engine.notation import parse_rack
 from tournaments.models import Round
 
@@ -57,18 +58,29 @@ def _spoken_rack(reliquat, new) -> list[str]:
     return sentences
 
 
-def announcement(number: int, rack: str, rejections=(), reliquat: int = 0) -> list[str]:
+def announcement(number: int, rack: str, rejections=(), reliquat: int = 0, reasons=()) -> list[str]:
     """The sentences the voice says for a round's rack (§3.3.1): each rejected rack as drawn (the
-    first one begins with the ``reliquat`` kept letters), "rejet" and the number of letters
+    first one begins with the ``reliquat`` kept letters, unless its text marks them ``AEI+BCD``),
+    "rejet", why (``reasons``: ``engine.draw.Rejection`` values) and the number of letters
     returned, then the rack that stands."""
     sentences = [f"Coup numéro {number}."]
     for index, rejected in enumerate(rejections):
-        tiles = parse_rack(rejected).tiles
-        kept = reliquat if index == 0 else 0
+        written = parse_rack(rejected)
+        tiles = written.tiles
+        kept = len(written.reliquat) or (reliquat if index == 0 else 0)
         sentences.extend(_spoken_rack(tiles[:kept], tiles[kept:]))
-        sentences.append(f"Rejet : {_count(len(tiles)).lower()} lettres remises dans le sac.")
+        why = _reason(reasons[index] if index < len(reasons) else "")
+        sentences.append(f"Rejet{why} : {_count(len(tiles)).lower()} lettres remises dans le sac.")
     sentences.extend(rack_sentences(rack))
     return sentences
+
+
+def _reason(code: str) -> str:
+    """``, pas assez de voyelles`` said after "Rejet" (the voice speaks French); nothing when unknown."""
+    try:
+        return f", {Rejection(code).message.text('fr')}"
+    except ValueError:
+        return ""
 
 
 def round_announcement(rnd: Round) -> list[str]:
@@ -80,4 +92,4 @@ def round_announcement(rnd: Round) -> list[str]:
         last = previous.only("tiles", "placed").first()
         if last is not None and last.placed:
             reliquat = len(last.tiles) - len(last.placed["tiles"])
-    return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat)
+    return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat, rnd.rejection_reasons)

@@ -12,3 +12,10 @@ class TournamentsConfig(AppConfig):
 
         # What the phones' polls remember is forgotten when these change (server/memo.py).
         memo.connect(Round, Game, Tournament, Player, SubmissionChange)
+
+    def warm_up(self) -> None:
+        """``server.warmup``, before the first request: rounds left running past their deadline while
+        the server was stopped are closed (their slips graded), instead of showing "running"."""
+        from tournaments.services import rounds_close_overdue
+
+        rounds_close_overdue()

@@ -162,3 +162,18 @@ def _rack_tile(code: int, *, new: bool = False, after_plus: bool = False) -> Til
     blank = code == alphabet.BLANK
     value = 0 if blank else alphabet.VALUES[code]
     return Tile("" if blank else alphabet.char(code), value, blank, new, after_plus)
+
+
+def round_top(rnd: Round, board: list[int]) -> tuple[dict | None, list[str]]:
+    """The round's top as the room is told it once the round closes: the one placed, or the one
+    proposed before it is placed, and the words it forms on ``board`` (the game's board now)."""
+    top = rnd.placed or (rnd.tops[0] if rnd.tops else None)
+    if top is None:
+        return None, []
+    horizontal = top["ref"][0].isalpha()
+    if rnd.placed:
+        # The top is on the board already: its words are read with its own tiles taken off.
+        board = list(board)
+        for sq, _tile in top["tiles"]:
+            board[sq] = 0
+    return top, words_formed(board, top["tiles"], horizontal)

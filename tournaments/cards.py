@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import qrcode
 import qrcode.image.svg
 
+from engine.categories import category_label
+from server.language import interface_language
 from tournaments.models import Player, Tournament
 
 
@@ -26,6 +28,11 @@ class PlayerCard:
     player: Player
     url: str
     qr: str
+
+    @property
+    def category(self) -> str:
+        """The player's category named in the interface's language."""
+        return category_label(self.player.category, interface_language())
 
 
 def player_cards(tournament: Tournament, base_url: str) -> list[PlayerCard]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.categories import categories
 from lexicons.models import LexiconList
+from server.language import interface_language
 from tournaments.models import Player, Tournament
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -42,6 +44,7 @@ class TournamentForm(forms.ModelForm):
             "name",
             "date",
             "place",
+            "club",
             "round_seconds",
             "grading",
             "warning_threshold",
@@ -78,14 +81,56 @@ class TournamentForm(forms.ModelForm):
         return fields
 
 
+class TournamentSettingsForm(TournamentForm):
+    """A tournament's settings changed after its creation.  Once a game has started, the settings its
+    slips were graded with (``services.tournament_locked``) are shown but cannot change; the others
+    apply at once (rankings) or to the rounds to come (time per round)."""
+
+    def __init__(self, *args, locked: tuple[str, ...] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["lexicon_file"]
+        self.fields["warning_threshold"].help_text = _("3 par défaut ; 5 en blitz.")
+        self.locked = locked
+        for name in locked:
+            self.fields[name].disabled = True
+            self.fields[name].help_text = _(
+                "Verrouillé : une partie a commencé et ses bulletins ont été corrigés avec ce réglage."
+            )
+
+    def clean(self):
+        cleaned = forms.ModelForm.clean(self)
+        if not cleaned.get("lexicon"):
+            self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
+        return cleaned
+
+    def settings_fields(self) -> dict:
+        fields = {name: self.cleaned_data[name] for name in ("lexicon", *self.Meta.fields)}
+        if "warning_threshold" not in self.changed_data and "round_seconds" in self.changed_data:
+            fields["warning_threshold"] = None  # the time per round changed: §3.4's default again
+        return {name: value for name, value in fields.items() if name not in self.locked}
+
+
+def category_choices() -> list[tuple[str, str]]:
+    """The category table (``engine.categories``), named in the interface's language."""
+    lang = interface_language()
+    return [("", "—"), *((c.code, c.en if lang == "en" else c.fr) for c in categories())]
+
+
 class PlayerForm(forms.ModelForm):
     table_number = forms.IntegerField(
         label=_("table"), required=False, min_value=1, help_text=_("vide : la première table libre")
     )
+    category = forms.ChoiceField(label=_("catégorie"), required=False, choices=category_choices)
 
     class Meta:
         model = Player
         fields = ["name", "club", "licence", "series", "category", "table_number"]
+
+
+class PlayerEditForm(PlayerForm):
+    """A player's details corrected: every field, the table included."""
+
+    table_number = forms.IntegerField(label=_("table"), min_value=1)
 
 
 class PlayersCsvForm(forms.Form):
@@ -99,11 +144,21 @@ class PlayersCsvForm(forms.Form):
 
 
 class GameStartForm(forms.Form):
+    SOURCES = [
+        ("random", _("tirages au sort par l'application")),
+        ("typed", _("sac de lettres réel : l'arbitre saisit chaque tirage")),
+    ]
+    source = forms.ChoiceField(
+        label=_("tirages"), choices=SOURCES, initial="random", widget=forms.RadioSelect, required=False
+    )
     prepared = forms.FileField(
         label=_("partie préparée (facultatif)"),
         required=False,
-        help_text=_("Un enregistrement de partie (JSON) ; sans fichier, tirage aléatoire."),
+        help_text=_("Un enregistrement de partie (JSON) ; il fixe les tirages de chaque coup."),
     )
+
+    def typed(self) -> bool:
+        return self.cleaned_data.get("source") == "typed"
 
     def clean_prepared(self):
         upload = self.cleaned_data.get("prepared")
@@ -116,7 +171,7 @@ class DrawForm(forms.Form):
         label=_("tirage saisi"),
         required=False,
         max_length=20,
-        help_text=_("vide : tirage au sort ; sinon le tirage complet, ex. AEI+BLRN"),
+        help_text=_("les nouvelles lettres seulement (le reliquat reste) ; un rejet : - et sept lettres"),
     )
 
     def typed(self) -> str | None:

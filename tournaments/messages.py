@@ -90,6 +90,52 @@ register(
             "fr": "Bulletin non reçu : rechargez la page, puis renvoyez-le.",
             "en": "Slip not received: reload the page, then send it again.",
         },
+        "tournament_locked": {
+            "fr": "Ce réglage ({field}) ne change plus : une partie a commencé et ses bulletins ont été "
+            "corrigés avec lui.",
+            "en": "This setting ({field}) can no longer change: a game has started and its slips were "
+            "graded with it.",
+        },
+        "player_category": {
+            "fr": "Catégorie « {category} » inconnue : choisissez-la dans la liste.",
+            "en": "Unknown category '{category}': choose it from the list.",
+        },
+        "csv_category": {
+            "fr": "Ligne {line} : catégorie « {value} » inconnue.",
+            "en": "Line {line}: unknown category '{value}'.",
+        },
+        "player_has_slips": {
+            "fr": "{name} a déjà remis des bulletins : ses résultats restent, le joueur ne peut pas "
+            "être retiré.",
+            "en": "{name} has handed in slips: their results stay, the player cannot be removed.",
+        },
+        "game_not_playing": {
+            "fr": "Cette partie n'est plus en cours.",
+            "en": "This game is no longer playing.",
+        },
+        "game_end_round_open": {
+            "fr": "Placez le top du coup en cours (ou annulez le coup) avant de terminer la partie.",
+            "en": "Place the current round's top (or cancel the round) before ending the game.",
+        },
+        "game_delete_has_slips": {
+            "fr": "Des bulletins ont été remis dans cette partie : abandonnez-la plutôt (elle sort des "
+            "classements).",
+            "en": "Slips were handed in in this game: abandon it instead (it leaves the rankings).",
+        },
+        "game_ended_by_arbiter": {
+            "fr": "Partie terminée par l'arbitre.",
+            "en": "Game ended by the arbiter.",
+        },
+        "game_abandoned": {
+            "fr": "Partie abandonnée : elle ne compte pas dans les classements.",
+            "en": "Game abandoned: it does not count in the rankings.",
+        },
+        "rack_rejected_typed": {
+            "fr": "Rejet : {reason} ({rack}). Toutes les lettres retournent au sac : tirez sept nouvelles "
+            "lettres et saisissez-les, précédées de -.",
+            "en": "Rejected: {reason} ({rack}). Every tile goes back to the bag: draw seven new tiles and "
+            "type them, after a -.",
+        },
         "token_guesses_title": {"fr": "Trop de liens inconnus", "en": "Too many unknown links"},
         "token_guesses_too_many": {
             "fr": "Cet appareil a demandé trop de liens qui ne mènent à aucun joueur. "
@@ -97,5 +143,7 @@ register(
             "en": "This device asked for too many links that lead to no player. "
             "Try again in {seconds} seconds, with the code on your card.",
         },
+        # Said by the phone's script of a rack tile the slip being typed uses (player.js).
+        "phone_tile_used": {"fr": "dans le bulletin", "en": "in the slip"},
     }
 )

@@ -54,6 +54,8 @@ class Tournament(models.Model):
     name = models.CharField(_("nom"), max_length=120)
     date = models.DateField(_("date"))
     place = models.CharField(_("lieu"), max_length=120, blank=True)
+    #: The club that organises the tournament: the results files and sheets name it.
+    club = models.CharField(_("club organisateur"), max_length=120, blank=True)
     lexicon = models.ForeignKey(
         "lexicons.LexiconList", on_delete=models.PROTECT, verbose_name=_("dictionnaire")
     )
@@ -121,6 +123,8 @@ class Game(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("en cours")
         ENDED = "ended", _("terminée")
+        #: Started by mistake: it leaves the rankings.
+        ABANDONED = "abandoned", _("abandonnée")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -136,6 +140,9 @@ class Game(models.Model):
     #: Random draws made so far: the generator is re-seeded from (seed, draws) so a restart
     #: continues the same sequence.
     draws = models.PositiveIntegerField(default=0)
+    #: Typed racks rejected for the next round (§3.1.4, §3.1.5), waiting for the rack that stands:
+    #: ``[{"rack": "AEI+BCDF", "reason": "vowels"}]``.  Their tiles are back in the bag.
+    pending_rejections = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -171,6 +178,10 @@ class Round(models.Model):
     rack = models.CharField(max_length=20)
     tiles = models.JSONField(default=list)
     rejections = models.JSONField(default=list)
+    #: Why each rejected rack went back (``engine.draw.Rejection`` values), in the same order.
+    rejection_reasons = models.JSONField(default=list, blank=True)
+    #: Typed from a physical bag: a cancel waits for the next rack to be typed too.
+    typed = models.BooleanField(default=False)
     drawn_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -211,6 +222,8 @@ class Submission(models.Model):
     revision = models.PositiveIntegerField(default=1)
     #: The client's id of the last request stored, so a retried request is stored once.
     request_id = models.CharField(max_length=64, blank=True)
+    #: Every slip the player sent this round, in order: ``[{"slip": "H4 MOT 24", "at": ISO time}]``.
+    history = models.JSONField(default=list, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -232,13 +245,23 @@ class Submission(models.Model):
 
 
 class SubmissionChange(models.Model):
-    """Who changed which slip, when, from what to what (the arbiter's corrections)."""
+    """Who changed which slip, when, from what to what (the arbiter's corrections and their undos).
+    Kept by round and player: a slip the arbiter typed and then took back is gone, its log stays."""
 
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="changes")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey(
+        Submission, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
+    )
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     changed_at = models.DateTimeField(auto_now_add=True)
+    #: The slip before and after (``{"slip", "paid", "sanction", "reason"}``); None: no slip.
     before = models.JSONField(null=True)
-    after = models.JSONField()
+    after = models.JSONField(null=True)
+    #: The correction this change took back (an undo); a correction taken back is not undone again.
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"
+    )
 
     class Meta:
         ordering = ["-changed_at", "-id"]

@@ -12,7 +12,7 @@ from django.db.models.signals import post_delete
 from django.utils import timezone
 
 from server import memo
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Game, Player, Round, Tournament
 from tournaments.selectors import round_key
 
 #: The characters of ``models.new_token``: anything else names no player and never reaches the
@@ -35,6 +35,7 @@ def _current(tournament_id: int):
     return (
         Round.objects.filter(game__tournament_id=tournament_id)
         .exclude(status=Round.Status.CANCELLED)
+        .exclude(game__status=Game.Status.ABANDONED)
         .order_by("-game__number", "-number", "-attempt")
     )
 

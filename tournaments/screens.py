@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import zip_longest
 
 from django.utils import timezone
 
+from engine.draw import Rejection, remaining_after
+from engine.notation import rack_text
 from engine.ranking import Row
+from server.language import interface_language
 from tournaments import standings
 from tournaments.announce import round_announcement
-from tournaments.boards import Cell, Tile, board_cells, rack_tiles
-from tournaments.models import COUNTED, Game, Player, Round
+from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
+from tournaments.models import COUNTED, Game, Player, Round, Submission
 from tournaments.selectors import (
     SlipRow,
     clock,
     current_round,
     end_text,
     last_placed,
+    missing_tables,
     round_changes,
     round_key,
     round_slips,
@@ -32,7 +37,7 @@ def pulse_key(game: Game, rnd: Round | None, slips: int | None = None, now: date
     """What the arbiter's screen and the projector compare on their polls: the phones' ``round_key``,
     and what changes without ``Round.version`` moving: the game's state, the top's state, whether
     it is overdue (given ``now``) and the slip count."""
-    key = f"{round_key(rnd)}.{game.status}"
+    key = f"{round_key(rnd)}.{game.status}.r{len(game.pending_rejections)}"
     if rnd is None:
         return key
     key += f".{rnd.top_state}"
@@ -81,12 +86,28 @@ class GameScreen(_RoundShown):
     slips: list[SlipRow]
     changes: list
     top_overdue: bool = False
+    #: While the round runs: the tables whose player has sent nothing yet.
+    missing: list[int] = field(default_factory=list)
+    #: The round's rejected racks with why (§3.1.4): (rack, reason).
+    rejections: list[tuple[str, str]] = field(default_factory=list)
+    #: Typed racks rejected for the next round, waiting for the rack that stands: (rack, reason).
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    #: The next rack is seven new letters (after a rejection or a cancelled draw of this round).
+    fresh: bool = False
+    #: The next rack is typed from a physical bag (the game's choice, or a typed draw cancelled).
+    typed_draw: bool = False
+    #: The tiles the last top left on the rack, kept for the next rack (§3.1.2), as letters.
+    reliquat: str = ""
+    #: No slip handed in yet: the game can be deleted (else abandoned).
+    deletable: bool = False
 
     @property
     def state(self) -> str:
         """The screen's state: what the next action is."""
         if self.game.status == Game.Status.ENDED:
             return "ended"
+        if self.game.status == Game.Status.ABANDONED:
+            return "abandoned"
         if self.round is None or self.round.status == Round.Status.PLACED:
             return "to_draw"
         return self.round.status
@@ -114,7 +135,39 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         slips=round_slips(rnd) if graded else [],
         changes=list(round_changes(rnd)) if graded else [],
         top_overdue=rnd is not None and top_overdue(rnd, now),
+        missing=missing_tables(rnd) if running else [],
+        deletable=game.status == Game.Status.PLAYING
+        and not Submission.objects.filter(round__game=game).exists(),
+        rejections=_reasoned(zip_longest(rnd.rejections, rnd.rejection_reasons)) if rnd else [],
+        pending=_reasoned((p["rack"], p["reason"]) for p in game.pending_rejections),
+        **_next_draw(game, rnd),
     )
+
+
+def _reasoned(rejections) -> list[tuple[str, str]]:
+    """Rejected racks with why, in the interface's language (racks of old games have no reason)."""
+    lang = interface_language()
+    reasons = {r.value: r.message.text(lang) for r in Rejection}
+    return [(rack, reasons.get(reason or "", "")) for rack, reason in rejections]
+
+
+def _next_draw(game: Game, rnd: Round | None) -> dict:
+    """How the next rack is drawn: seven new letters after a rejection or a cancelled draw, typed when
+    the game's racks are or the cancelled draw was."""
+    if game.status != Game.Status.PLAYING or (rnd is not None and rnd.status != Round.Status.PLACED):
+        return {}
+    number = rnd.number + 1 if rnd else 1
+    cancelled = list(game.rounds.filter(number=number).values_list("typed", flat=True))
+    typed = game.source == Game.Source.TYPED or bool(game.pending_rejections) or any(cancelled)
+    fresh = bool(game.pending_rejections or cancelled)
+    kept = ()
+    if rnd is not None and not fresh:
+        kept = remaining_after(rnd.tiles, [tile for _sq, tile in rnd.placed["tiles"]])
+    return {
+        "fresh": fresh,
+        "typed_draw": typed,
+        "reliquat": rack_text(kept),
+    }
 
 
 @dataclass(frozen=True)
@@ -128,6 +181,9 @@ class Projection(_RoundShown):
     rack: list[Tile]
     ranking: tuple[Row, ...]
     sentences: list[str]
+    #: Once the round is over: its top (placed, or proposed before it is) and the words it forms.
+    top: dict | None = None
+    top_words: list[str] = field(default_factory=list)
 
     @property
     def running(self) -> bool:
@@ -139,6 +195,8 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
     now = now or timezone.now()
     rnd = rnd if rnd is not None else current_round(game.pk)
     running = rnd is not None and rnd.status == Round.Status.RUNNING
+    over = rnd is not None and rnd.status in COUNTED
+    top, words = round_top(rnd, game.board) if over else (None, [])
     return Projection(
         game=game,
         round=rnd,
@@ -147,6 +205,8 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         board=_board(game),
         rack=rack_tiles(rnd) if rnd else [],
-        ranking=() if running else standings.game_rows(standings.game_ranking(game)).rows[:10],
+        ranking=() if running else standings.game_rows(standings.game_ranking(game)).rows,
         sentences=round_announcement(rnd) if rnd else [],
+        top=top,
+        top_words=words,
     )

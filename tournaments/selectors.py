@@ -11,6 +11,7 @@ from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from engine.draw import EndReason
+from engine.messages import Message
 from server.language import interface_language
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
@@ -86,31 +87,75 @@ SANCTIONS = {
 class SlipRow:
     player: Player
     submission: Submission | None
+    deadline: datetime | None = None
 
     @property
     def sanction(self) -> str:
         return SANCTIONS.get(self.submission.sanction, "") if self.submission else ""
+
+    @property
+    def in_grace(self) -> bool:
+        """Sent by the phone after the deadline, inside the grace window (§3.3.3): accepted, and the
+        arbiter sees when it arrived."""
+        sub = self.submission
+        late = sub is not None and self.deadline is not None and sub.received_at > self.deadline
+        return late and sub.entered_by_id is None
 
 
 def round_slips(rnd: Round) -> list[SlipRow]:
     """Every player of the tournament with their slip for the round (None: no slip), by table."""
     subs = {s.player_id: s for s in Submission.objects.filter(round=rnd)}
     players = Player.objects.filter(tournament_id=rnd.game.tournament_id).order_by("table_number", "id")
-    return [SlipRow(p, subs.get(p.pk)) for p in players]
+    return [SlipRow(p, subs.get(p.pk), rnd.deadline) for p in players]
+
+
+def missing_tables(rnd: Round) -> list[int]:
+    """The tables whose player has sent no slip yet this round, in order."""
+    sent = Submission.objects.filter(round=rnd).values_list("player_id", flat=True)
+    players = Player.objects.filter(tournament_id=rnd.game.tournament_id).exclude(pk__in=sent)
+    return list(players.order_by("table_number").values_list("table_number", flat=True))
+
+
+@dataclass(frozen=True)
+class SlipHistory:
+    player: Player
+    submission: Submission | None
+    #: Every sending of the phone: (time, slip as sent).
+    sent: list[tuple[datetime, str]]
+    changes: list
+
+
+def slip_history(rnd: Round, table: int) -> SlipHistory | None:
+    """One player's slips of the round: each sending with its time, and the arbiter's corrections."""
+    player = Player.objects.filter(tournament_id=rnd.game.tournament_id, table_number=table).first()
+    if player is None:
+        return None
+    sub = Submission.objects.filter(round=rnd, player=player).first()
+    sent = [(datetime.fromisoformat(entry["at"]), entry["slip"]) for entry in (sub.history if sub else [])]
+    changes = list(round_changes(rnd).filter(player=player))
+    return SlipHistory(player, sub, sent, changes)
 
 
 def round_changes(rnd: Round):
     return (
-        SubmissionChange.objects.filter(submission__round=rnd)
-        .select_related("submission__player", "changed_by")
+        SubmissionChange.objects.filter(round=rnd)
+        .select_related("player", "changed_by", "undoes")
         .order_by("-changed_at", "-id")
     )
 
 
+#: ``Game.end_reason`` when the arbiter ended the game (``services.games.ENDED_BY_ARBITER``).
+ENDED_BY_ARBITER = "arbiter"
+
+
 def end_text(game: Game) -> str:
-    """Why the game ended, in the interface's language."""
+    """Why the game ended (or was abandoned), in the interface's language."""
+    if game.status == Game.Status.ABANDONED:
+        return Message("game_abandoned").text(interface_language())
     if not game.end_reason:
         return ""
+    if game.end_reason == ENDED_BY_ARBITER:
+        return Message("game_ended_by_arbiter").text(interface_language())
     return EndReason(game.end_reason).message.text(interface_language())
 
 

@@ -77,7 +77,7 @@ def game_ranking(game: Game) -> GameRanking:
 
 def tournament_ranking(tournament: Tournament) -> TournamentRanking:
     """The tournament's games, each ranked, and the cumulated ranking (§4)."""
-    games = list(tournament.games.order_by("number"))
+    games = list(tournament.games.exclude(status=Game.Status.ABANDONED).order_by("number"))
     rounds = counted_rounds(games)
     played = [scores_of(rounds[g.pk]) for g in games]
     return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
@@ -118,7 +118,7 @@ def results_key(tournament_id: int) -> str:
     """Changes whenever a ranking of the tournament can change: a round counted, placed or cancelled,
     a slip corrected, a player added.  Pages poll it and redraw only when it moves."""
     rounds = Round.objects.filter(game__tournament_id=tournament_id).aggregate(v=Sum("version"), n=Max("id"))
-    corrected = SubmissionChange.objects.filter(submission__player__tournament_id=tournament_id).aggregate(
+    corrected = SubmissionChange.objects.filter(player__tournament_id=tournament_id).aggregate(
         n=Max("id")
     )["n"]
     players = Player.objects.filter(tournament_id=tournament_id).aggregate(n=Max("id"))["n"]
@@ -138,7 +138,10 @@ class Ranking:
 
 
 def solos_announced(ranking: GameRanking) -> list[tuple[int, str]]:
-    """The game's solos as the arbiter announces them: (round number, player name), §3.5."""
+    """The game's solos as the arbiter announces them: (round number, player name), §3.5; none
+    below the solo threshold of players, where they do not count."""
+    if not ranking.solos_counted:
+        return []
     return [(index + 1, who.name) for index, who in ranking.solos]
 
 

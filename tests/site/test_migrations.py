@@ -24,8 +24,8 @@ from lexicons.loaded import engine_lexicon_from_path
 from tournaments.plays import play_json
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
-#: The schema before the rooms: the last migration the previous version had.
-BEFORE = [("tournaments", "0002_results")]
+#: The schema before the rooms: the last migration the previous version had, no room app yet.
+BEFORE = [("tournaments", "0002_results"), ("lexicons", None), ("results", None)]
 PDF = b"%PDF-1.4 a printout kept across the upgrade"
 
 
@@ -99,7 +99,7 @@ def _played_game(apps) -> dict:
 def test_a_database_of_the_previous_schema_keeps_its_played_game_and_the_evening_goes_on():
     executor = _migrate(BEFORE)
     try:
-        made = _played_game(executor.loader.project_state(BEFORE).apps)
+        made = _played_game(executor.loader.project_state(BEFORE[:1]).apps)
         _migrate(_latest())
     finally:
         _migrate(_latest())

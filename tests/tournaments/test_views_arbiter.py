@@ -305,7 +305,8 @@ def test_a_correction_in_place_regrades_the_slip_and_the_log_shows_it(arbiter_cl
     page = response.content.decode()
     assert "Journal des corrections" in page
     log = page[page.index("Journal des corrections") :]
-    assert "arbitre" in log and "H8 ZZZZ 10 (0)" in log and f"{_top_slip(rnd)} ({rnd.top_score})" in log
+    # The log shows the sanction with the points (issue 11).
+    assert "arbitre" in log and "H8 ZZZZ 10 (0, zéro)" in log and f"{_top_slip(rnd)} ({rnd.top_score})" in log
 
 
 def test_a_paper_slip_is_typed_by_table_number_and_the_last_correction_can_be_undone(

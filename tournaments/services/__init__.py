@@ -2,8 +2,10 @@
 part of the evening.  Rules are the engine's (``../shared/rules/duplicate.md``); these functions load
 rows, call the engine, and store results.  A refusal is a ``server.writes.ServiceError``.
 
-- ``registration``: tournaments and players (one by one, or from a CSV);
-- ``draws``: a game started, each round's rack drawn, typed or replayed, a round cancelled;
+- ``registration``: tournaments and players (one by one, or from a CSV), their settings and details
+  changed, a player removed;
+- ``games``: a game started, ended (by the rules or the arbiter), abandoned or deleted;
+- ``draws``: each round's rack drawn, typed from a physical bag or replayed, a round cancelled;
 - ``tops``: the round's top searched while the players think, queued to a worker or run here;
 - ``rounds``: the clock started, the round closed on time, the top placed;
 - ``slips``: the players' slips, the arbiter's paper slips and corrections;
@@ -14,14 +16,25 @@ The names below are the room's services and the refusal they raise, so a caller 
 """
 
 from server.writes import ServiceError
-from tournaments.services.draws import DrawOutcome, game_start, round_cancel, round_draw
+from tournaments.services.draws import DrawOutcome, round_cancel, round_draw
+from tournaments.services.games import game_abandon, game_delete, game_end, game_start
 from tournaments.services.registration import (
     player_register,
+    player_remove,
+    player_update,
     players_import_csv,
     tournament_create,
     tournament_create_with_list,
+    tournament_locked,
+    tournament_update,
 )
-from tournaments.services.rounds import round_close, round_close_if_due, round_place_top, round_start
+from tournaments.services.rounds import (
+    round_close,
+    round_close_if_due,
+    round_place_top,
+    round_start,
+    rounds_close_overdue,
+)
 from tournaments.services.slips import (
     submission_correct,
     submission_correction_undo,
@@ -33,8 +46,13 @@ from tournaments.services.tops import round_compute_top, round_requeue_top
 __all__ = [
     "DrawOutcome",
     "ServiceError",
+    "game_abandon",
+    "game_delete",
+    "game_end",
     "game_start",
     "player_register",
+    "player_remove",
+    "player_update",
     "players_import_csv",
     "round_cancel",
     "round_close",
@@ -44,10 +62,13 @@ __all__ = [
     "round_place_top",
     "round_requeue_top",
     "round_start",
+    "rounds_close_overdue",
     "submission_correct",
     "submission_correction_undo",
     "submission_enter",
     "submission_record",
     "tournament_create",
     "tournament_create_with_list",
+    "tournament_locked",
+    "tournament_update",
 ]

@@ -1,49 +1,71 @@
-"""Games and their racks: a game started (random, or a prepared game replayed, §5), each round's rack
-drawn by the rules (§3.1), typed from a physical bag, or a round cancelled and drawn again (§3.1.6)."""
+"""Each round's rack: drawn by the rules (§3.1), typed from a physical bag (``engine.typed``), or read
+from a prepared game (§5); a round cancelled and drawn again (§3.1.6)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
-import secrets
 from dataclasses import dataclass
 
 from django.db import IntegrityError
 
 from engine import draw as engine_draw
-from engine import record as engine_record
 from engine.board import Board
 from engine.movegen import Position, Tops, find_tops
 from engine.notation import NotationError, parse_rack, rack_text
+from engine.typed import TypedRackError, read_typed_rack
 from lexicons.loaded import engine_lexicon
 from server.writes import ServiceError, writing
 from tournaments import selectors
-from tournaments.models import Game, Round, Tournament
+from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
 from tournaments.services.tops import queue_top, top_fields
 
 
-def game_start(
-    *, tournament: Tournament, prepared: bytes | str | None = None, seed: int | None = None
-) -> Game:
-    """A new game: random racks by the rules, or a prepared game's racks replayed (§5).  A prepared
-    game that does not replay is refused with the round and the reason."""
-    record = None
-    if prepared is not None:
-        try:
-            record = engine_record.parse(prepared)
-            engine_record.check(record, engine_lexicon(tournament.lexicon))
-        except engine_record.RecordError as error:
-            raise ServiceError.because("game_prepared_invalid", error.message) from None
-    number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    return Game.objects.create(
-        tournament=tournament,
-        number=number,
-        source=Game.Source.PREPARED if record else Game.Source.RANDOM,
-        seed=seed if seed is not None else secrets.randbelow(2**62),
-        prepared=engine_record.to_dict(record) if record else None,
-        bag=list(engine_draw.Bag.full().tiles()),
-        board=Board().cells,
-    )
+@dataclass(frozen=True)
+class DrawOutcome:
+    round: Round | None
+    #: Why the game ended instead of drawing (an engine EndReason value), or "".
+    ended: str = ""
+    #: A typed rack that had to be rejected (§3.1.4, §3.1.5): ``{"rack", "reason"}``; its tiles are
+    #: back in the bag and the next rack is typed as seven new letters.
+    rejected: dict | None = None
+
+
+def round_draw(*, game_id: int, expected_number: int, typed: str | None = None) -> DrawOutcome:
+    """Draw the rack of round ``expected_number`` (§3.1), or read the one the arbiter ``typed``; the
+    arbiter's screen sends the number it shows, so a second tab or a double click draws nothing
+    more."""
+    try:
+        with writing():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            outcome = _draw_locked(game, expected_number, typed)
+    except IntegrityError:
+        # Another request drew this round between our read and our write.
+        outcome = DrawOutcome(selectors.current_round(game_id))
+    if outcome.round and outcome.round.top_state == Round.TopState.PENDING:
+        queue_top(outcome.round.pk)  # a prepared game's rack: a drawn or typed rack's top is known
+    return outcome
+
+
+def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOutcome:
+    last = selectors.current_round(game.pk)
+    number = (last.number + 1) if last else 1
+    if game.status != Game.Status.PLAYING:
+        return DrawOutcome(None, game.end_reason)
+    if last and last.status != Round.Status.PLACED:
+        return DrawOutcome(last)  # this round is not over: nothing to draw
+    if number != expected_number:
+        return DrawOutcome(last)  # already drawn by another tab
+    attempts = game.rounds.filter(number=number).count()
+    # After a rejection or a cancelled draw of this round, every tile went back: no reliquat.
+    fresh = bool(game.pending_rejections) or attempts > 0
+    draw = _Draw(game, number, attempts + 1, () if fresh else _reliquat(last), fresh)
+    if game.source == Game.Source.PREPARED:
+        return draw.prepared()
+    if typed is not None or game.source == Game.Source.TYPED:
+        return draw.typed(typed or "")
+    return draw.random()
 
 
 def _reliquat(last: Round | None) -> tuple[int, ...]:
@@ -54,105 +76,87 @@ def _reliquat(last: Round | None) -> tuple[int, ...]:
     return engine_draw.remaining_after(last.tiles, used)
 
 
-@dataclass(frozen=True)
-class DrawOutcome:
-    round: Round | None
-    #: Why the game ended instead of drawing (an engine EndReason value), or "".
-    ended: str = ""
+class _Draw:
+    """One draw of round ``number`` (its ``attempt``-th), from the game's bag."""
 
+    def __init__(self, game: Game, number: int, attempt: int, reliquat: tuple[int, ...], fresh: bool):
+        self.game, self.number, self.attempt = game, number, attempt
+        self.reliquat, self.fresh = reliquat, fresh
+        self.bag = engine_draw.Bag(game.bag)
 
-def round_draw(*, game_id: int, expected_number: int, typed: str | None = None) -> DrawOutcome:
-    """Draw the rack of round ``expected_number`` (§3.1); the arbiter's screen sends the number it
-    shows, so a second tab or a double click draws nothing more."""
-    try:
-        with writing():
-            game = Game.objects.select_for_update().get(pk=game_id)
-            outcome = _draw_locked(game, expected_number, typed)
-    except IntegrityError:
-        # Another request drew this round between our read and our write.
-        outcome = DrawOutcome(selectors.current_round(game_id))
-    if outcome.round and outcome.round.top_state == Round.TopState.PENDING:
-        queue_top(outcome.round.pk)  # typed or prepared racks: a random draw's top is known already
-    return outcome
+    def random(self) -> DrawOutcome:
+        rng = random.Random(f"{self.game.seed}:{self.game.draws}")
+        moves = _MoveCheck(self.game, self.number)
+        result = engine_draw.draw_rack(self.reliquat, self.bag, self.number, rng, moves)
+        if self.fresh and not result.end:
+            result = dataclasses.replace(result, rejected=True)
+        self.game.draws += 1
+        return self.stands(result, moves=moves)
 
+    def typed(self, text: str) -> DrawOutcome:
+        """A rack drawn from a physical bag: checked against the bag, the minimum (§3.1.4) and for a
+        legal move (§3.1.5); a rack that misses either is a rejection, recorded with its reason."""
+        moves = _MoveCheck(self.game, self.number)
+        try:
+            rack = read_typed_rack(
+                text, self.reliquat, self.bag, self.number, fresh=self.fresh, has_move=moves
+            )
+        except (NotationError, TypedRackError) as error:
+            raise ServiceError.because("rack_typed_invalid", error.message) from None
+        if rack.rejected or rack.rejection is not None:
+            self.bag.put_back(self.reliquat)  # every tile back, the reliquat too (§3.1.4)
+        if rack.rejection is not None:
+            return self._rejected(rack)
+        self.bag.take(rack.new)
+        draw = engine_draw.Draw(rack.reliquat, rack.new, rejected=rack.rejected)
+        return self.stands(draw, moves=moves, typed=True)
 
-def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOutcome:
-    last = selectors.current_round(game.pk)
-    number = (last.number + 1) if last else 1
-    if game.status == Game.Status.ENDED:
-        return DrawOutcome(None, game.end_reason)
-    if last and last.status != Round.Status.PLACED:
-        return DrawOutcome(last)  # this round is not over: nothing to draw
-    if number != expected_number:
-        return DrawOutcome(last)  # already drawn by another tab
-    attempt = 1 + game.rounds.filter(number=number).count()
-    return _draw_new(game, number, attempt, typed, _reliquat(last))
+    def _rejected(self, rack) -> DrawOutcome:
+        """A typed rack that cannot stand: recorded with its reason, every tile back in the bag."""
+        rejected = {"rack": rack.text, "reason": rack.rejection.value}
+        game = self.game
+        game.bag = list(self.bag.tiles())
+        game.pending_rejections = [*game.pending_rejections, rejected]
+        game.save(update_fields=["bag", "pending_rejections"])
+        return DrawOutcome(None, rejected=rejected)
 
-
-def _draw_new(game: Game, number: int, attempt: int, typed: str | None, reliquat) -> DrawOutcome:
-    bag = engine_draw.Bag(game.bag)
-    moves = None
-    if game.source == Game.Source.PREPARED:
-        result = _draw_prepared(game, number, reliquat, bag)
-    elif typed is not None:
-        result = _draw_typed(typed, reliquat, bag, number)
-    else:
-        rng = random.Random(f"{game.seed}:{game.draws}")
-        moves = _MoveCheck(game, number)
-        result = engine_draw.draw_rack(reliquat, bag, number, rng, moves)
-        game.draws += 1
-    if result.end:
-        game.status, game.end_reason = Game.Status.ENDED, result.end.value
-        game.save(update_fields=["status", "end_reason", "draws"])
-        return DrawOutcome(None, result.end.value)
-    game.bag = list(bag.tiles())
-    game.save(update_fields=["bag", "draws"])
-    new = Round.objects.create(
-        game=game,
-        number=number,
-        attempt=attempt,
-        rack=result.rack_text,
-        tiles=list(result.tiles),
-        rejections=[rack_text(r) for r in result.rejections],
-        **(moves.top_fields(game, result.tiles) if moves else {}),
-    )
-    return DrawOutcome(new)
-
-
-def _draw_typed(text: str, reliquat, bag: engine_draw.Bag, number: int) -> engine_draw.Draw:
-    """A rack the arbiter typed: the new letters must be in the bag (§3.1)."""
-    try:
-        rack = parse_rack(text)
-    except NotationError as error:
-        raise ServiceError.because("rack_typed_invalid", error.message) from None
-    new = _without(rack.tiles, reliquat)
-    problems = engine_draw.check_typed_rack(reliquat, tuple(new), bag, number)
-    if problems:
-        raise ServiceError.because("rack_typed_invalid", problems[0])
-    bag.take(new)
-    return engine_draw.Draw(reliquat=tuple(reliquat), new=tuple(new))
-
-
-def _draw_prepared(game: Game, number: int, reliquat, bag: engine_draw.Bag) -> engine_draw.Draw:
-    rounds = game.prepared["rounds"]
-    if number > len(rounds):
-        return engine_draw.Draw(reliquat=tuple(reliquat), end=engine_draw.EndReason.ALL_PLAYED)
-    rack = parse_rack(rounds[number - 1]["rack"])
-    if rack.rejected:
-        bag.put_back(reliquat)
-        reliquat = ()
-    new = _without(rack.tiles, reliquat)
-    bag.take(new)
-    return engine_draw.Draw(reliquat=tuple(reliquat), new=tuple(new), rejected=rack.rejected)
-
-
-def _without(tiles, kept) -> list[int]:
-    """A written rack's new tiles: its tiles less the reliquat, in the order written."""
-    new = list(tiles)
-    for tile in kept:
-        if tile in new:
+    def prepared(self) -> DrawOutcome:
+        rounds = self.game.prepared["rounds"]
+        if self.number > len(rounds):
+            return self.stands(engine_draw.Draw(self.reliquat, end=engine_draw.EndReason.ALL_PLAYED))
+        rack = parse_rack(rounds[self.number - 1]["rack"])
+        reliquat = self.reliquat
+        if rack.rejected:
+            self.bag.put_back(reliquat)
+            reliquat = ()
+        new = list(rack.tiles)
+        for tile in reliquat:  # the written rack's new tiles, in the order written
             new.remove(tile)
-    return new
+        self.bag.take(new)
+        return self.stands(engine_draw.Draw(reliquat, tuple(new), rejected=rack.rejected))
+
+    def stands(self, result: engine_draw.Draw, *, moves=None, typed: bool = False) -> DrawOutcome:
+        """The round drawn (or the game ended, §3.2), with the rejections made on the way."""
+        game = self.game
+        if result.end:
+            game.status, game.end_reason = Game.Status.ENDED, result.end.value
+            game.save(update_fields=["status", "end_reason", "draws"])
+            return DrawOutcome(None, result.end.value)
+        pending = game.pending_rejections
+        game.bag, game.pending_rejections = list(self.bag.tiles()), []
+        game.save(update_fields=["bag", "draws", "pending_rejections"])
+        new = Round.objects.create(
+            game=game,
+            number=self.number,
+            attempt=self.attempt,
+            rack=result.rack_text,
+            tiles=list(result.tiles),
+            rejections=[p["rack"] for p in pending] + [rack_text(r) for r in result.rejections],
+            rejection_reasons=[p["reason"] for p in pending] + [r.value for r in result.rejection_reasons],
+            typed=typed,
+            **(moves.top_fields(game, result.tiles) if moves else {}),
+        )
+        return DrawOutcome(new)
 
 
 class _MoveCheck:
@@ -178,34 +182,24 @@ class _MoveCheck:
 
 
 def round_cancel(*, round_id: int) -> DrawOutcome:
-    """Cancel a round (§3.1.6): its scores are void, all its tiles go back, a different rack is drawn;
-    if none can be, the game ends."""
+    """Cancel a round (§3.1.6): its scores are void, all its tiles go back, a different rack is drawn
+    (if none can be, the game ends).  A rack typed from a physical bag is drawn again by hand: the
+    round waits for the next rack to be typed."""
     with writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
         if rnd.status in (Round.Status.PLACED, Round.Status.CANCELLED):
             raise ServiceError("cancel_not_possible")
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
-        bag = engine_draw.Bag(game.bag)
-        rng = random.Random(f"{game.seed}:{game.draws}")
-        moves = _MoveCheck(game, rnd.number)
-        result = engine_draw.cancel_round(tuple(rnd.tiles), bag, rnd.number, rng, moves)
-        game.draws += 1
         rnd.status = Round.Status.CANCELLED
         rnd.version += 1
         rnd.save(update_fields=["status", "version"])
-        if result.end:
-            game.bag = list(bag.tiles())
-            game.status, game.end_reason = Game.Status.ENDED, result.end.value
-            game.save(update_fields=["bag", "status", "end_reason", "draws"])
-            return DrawOutcome(None, result.end.value)
-        game.bag = list(bag.tiles())
-        game.save(update_fields=["bag", "draws"])
-        new = Round.objects.create(
-            game=game,
-            number=rnd.number,
-            attempt=rnd.attempt + 1,
-            rack=result.rack_text,
-            tiles=list(result.tiles),
-            **moves.top_fields(game, result.tiles),
-        )
-    return DrawOutcome(new)
+        if rnd.typed or game.source == Game.Source.TYPED:
+            game.bag = sorted([*game.bag, *rnd.tiles])
+            game.save(update_fields=["bag"])
+            return DrawOutcome(None)
+        draw = _Draw(game, rnd.number, rnd.attempt + 1, (), fresh=True)
+        moves = _MoveCheck(game, rnd.number)
+        rng = random.Random(f"{game.seed}:{game.draws}")
+        result = engine_draw.cancel_round(tuple(rnd.tiles), draw.bag, rnd.number, rng, moves)
+        game.draws += 1
+        return draw.stands(result, moves=moves)

@@ -1,4 +1,5 @@
-"""Registration: tournaments and players, one by one or from a spreadsheet's CSV."""
+"""Registration: tournaments and players, one by one or from a spreadsheet's CSV; their settings and
+details changed when the arbiter made a mistake; a player without slips removed."""
 
 from __future__ import annotations
 
@@ -6,10 +7,16 @@ import csv
 import io
 
 from engine import grading as engine_grading
+from engine.categories import category_code
 from lexicons.models import LexiconList
 from lexicons.services import lexicon_upload
 from server.writes import ServiceError, writing
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Round, Submission, Tournament
+
+#: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
+#: so that no graded slip would be graded otherwise.  The others only change how results are counted
+#: and ranked (computed afresh), or the rounds still to come.
+LOCKED_ONCE_PLAYED = ("lexicon", "grading", "grace_seconds")
 
 
 def tournament_create(
@@ -36,20 +43,85 @@ def tournament_create_with_list(
         return tournament_create(created_by=created_by, lexicon=lexicon, **fields)
 
 
+def tournament_locked(tournament: Tournament) -> tuple[str, ...]:
+    """The settings that can no longer change: a game has started (``LOCKED_ONCE_PLAYED``)."""
+    return LOCKED_ONCE_PLAYED if tournament.games.exists() else ()
+
+
+def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
+    """Change a tournament's settings.  Rankings follow at once (computed from the settings); the
+    settings a played game was graded with are refused (``tournament_locked``)."""
+    with writing():
+        stored = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked = [name for name in tournament_locked(stored) if name in fields]
+        changed = [name for name in locked if getattr(stored, name) != fields[name]]
+        if changed:
+            raise ServiceError("tournament_locked", field=changed[0])
+        if "warning_threshold" in fields and fields["warning_threshold"] is None:
+            seconds = fields.get("round_seconds", stored.round_seconds)
+            fields["warning_threshold"] = engine_grading.warning_threshold(seconds)
+        for name, value in fields.items():
+            setattr(stored, name, value)
+            setattr(tournament, name, value)  # the caller's copy says the same
+        stored.save(update_fields=list(fields))
+        _redraw_screens(stored)
+    return stored
+
+
+def _redraw_screens(tournament: Tournament) -> None:
+    """The phones, the projector and the arbiter's screen show standings: they redraw."""
+    rnd = Round.objects.filter(game__tournament=tournament).order_by("-id").first()
+    if rnd is not None:
+        rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+        rnd.save(update_fields=["version"])
+
+
 def player_register(
     *, tournament: Tournament, name: str, table_number: int | None = None, **fields
 ) -> Player:
     """A player, on the next free table unless one is given.  Registering after rounds were played
     is allowed: the rounds before count zero for them (§3.4)."""
-    name = name.strip()
-    if not name:
-        raise ServiceError("player_no_name")
+    fields = _player_fields(name=name, **fields)
     if table_number is None:
         used = set(tournament.players.values_list("table_number", flat=True))
         table_number = next(n for n in range(1, len(used) + 2) if n not in used)
     elif tournament.players.filter(table_number=table_number).exists():
         raise ServiceError("player_table_taken", table=table_number)
-    return Player.objects.create(tournament=tournament, name=name, table_number=table_number, **fields)
+    return Player.objects.create(tournament=tournament, table_number=table_number, **fields)
+
+
+def _player_fields(*, name: str, category: str = "", **fields) -> dict:
+    """A player's details as stored: a name, and a category of the category table, by its code."""
+    name = name.strip()
+    if not name:
+        raise ServiceError("player_no_name")
+    code = category_code(category)
+    if code is None:
+        raise ServiceError("player_category", category=category.strip())
+    return {"name": name, "category": code, **fields}
+
+
+def player_update(*, player: Player, table_number: int, **fields) -> Player:
+    """Correct a player's details (name, club, licence, series, category, table): the sheets and the
+    phone follow, their slips stay theirs."""
+    fields = _player_fields(**fields)
+    with writing():
+        taken = Player.objects.filter(tournament_id=player.tournament_id, table_number=table_number)
+        if taken.exclude(pk=player.pk).exists():
+            raise ServiceError("player_table_taken", table=table_number)
+        for name, value in {**fields, "table_number": table_number}.items():
+            setattr(player, name, value)
+        player.save(update_fields=[*fields, "table_number"])
+        _redraw_screens(player.tournament)
+    return player
+
+
+def player_remove(*, player: Player) -> None:
+    """Remove a player registered by mistake; one who handed in a slip stays (results keep them)."""
+    with writing():
+        if Submission.objects.filter(player=player).exists():
+            raise ServiceError("player_has_slips", name=player.name)
+        player.delete()
 
 
 CSV_FIELDS = ("name", "club", "licence", "series", "category", "table_number")
@@ -85,6 +157,8 @@ def _players_import(tournament: Tournament, data: bytes) -> list[Player]:
         table = fields.pop("table_number", "")
         if table and not table.isdigit():
             raise ServiceError("csv_table", line=line, value=table)
+        if category_code(fields.get("category", "")) is None:
+            raise ServiceError("csv_category", line=line, value=fields["category"])
         players.append(
             player_register(tournament=tournament, table_number=int(table) if table else None, **fields)
         )

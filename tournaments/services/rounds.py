@@ -16,6 +16,7 @@ from server import arrival
 from server.writes import BROKER_DOWN, ServiceError, task, writing
 from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
+from tournaments.services.games import game_end_if_over
 from tournaments.services.grading import grade_all
 
 logger = logging.getLogger(__name__)
@@ -109,4 +110,19 @@ def round_place_top(*, round_id: int, index: int = 0) -> Round:
         rnd.status = Round.Status.PLACED
         rnd.version += 1
         rnd.save(update_fields=["placed", "status", "version"])
+        game_end_if_over(game, rnd)
     return rnd
+
+
+def rounds_close_overdue(*, tournament_id: int | None = None, now=None) -> int:
+    """Close every round still running past its deadline and grace (of one tournament, or all):
+    nobody's screen was open to close it (the laptop asleep, the server restarted).  The pages
+    that show a tournament's games and results call it, and so does ``manage.py serve`` at start.
+    How many were closed."""
+    running = Round.objects.filter(status=Round.Status.RUNNING)
+    if tournament_id is not None:
+        running = running.filter(game__tournament_id=tournament_id)
+    closed = 0
+    for round_id in running.values_list("pk", flat=True):
+        closed += round_close_if_due(round_id=round_id, now=now).status == Round.Status.CLOSED
+    return closed

@@ -14,6 +14,9 @@ from tournaments.models import Player, Round, Submission, SubmissionChange
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.tops import position_of
 
+#: Sendings of one slip kept in its history (a phone that resends in a loop must not grow it forever).
+HISTORY_KEPT = 50
+
 
 def submission_record(
     *, player: Player, round_id: int, text: str, request_id: str = "", now=None
@@ -40,8 +43,11 @@ def submission_record(
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
         _check_open(rnd, player, now)
         existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
+        sent = {"slip": text.strip()[:80], "at": now.isoformat()}
         if existing is None:
-            sub = Submission.objects.create(round=rnd, player=player, request_id=request_id, **fields)
+            sub = Submission.objects.create(
+                round=rnd, player=player, request_id=request_id, history=[sent], **fields
+            )
         elif request_id and existing.request_id == request_id:
             sub = existing  # the same request retried after a dropped answer: stored once
         else:
@@ -49,7 +55,8 @@ def submission_record(
                 setattr(existing, key, value)
             existing.revision += 1
             existing.request_id = request_id
-            existing.save(update_fields=[*fields, "revision", "request_id"])
+            existing.history = [*existing.history, sent][-HISTORY_KEPT:]
+            existing.save(update_fields=[*fields, "revision", "request_id", "history"])
             sub = existing
     return sub
 
@@ -97,30 +104,44 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
     change is logged with who and when, and the slip graded again."""
     slip = parse_slip_text(text)
     with writing():
-        rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
-        if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
-            raise ServiceError("correct_round_open")
-        sub = Submission.objects.filter(round=rnd, player=player).first()
-        before = _slip_json(sub) if sub else None
-        fields = {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
-        if sub is None:
-            sub = Submission.objects.create(
-                round=rnd,
-                player=player,
-                received_at=rnd.deadline or timezone.now(),
-                entered_by=user,
-                **fields,
-            )
-        else:
-            for key, value in fields.items():
-                setattr(sub, key, value)
-            sub.entered_by = user
-            sub.save(update_fields=[*fields, "entered_by"])
-        store_grade(sub, grade(rnd, position_of(rnd.game, rnd), sub.slip_text()))
-        SubmissionChange.objects.create(submission=sub, changed_by=user, before=before, after=_slip_json(sub))
-        rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
-        rnd.save(update_fields=["version"])
+        rnd = _round_over(round_id)
+        sub, before = _apply(rnd, player, slip, user)
+        _log(rnd, player, sub, user, before)
     return sub
+
+
+def _round_over(round_id: int) -> Round:
+    rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
+    if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
+        raise ServiceError("correct_round_open")
+    return rnd
+
+
+def _apply(rnd: Round, player: Player, slip, user) -> tuple[Submission, dict | None]:
+    """The slip written in, graded; and what it was before (None: no slip)."""
+    sub = Submission.objects.filter(round=rnd, player=player).first()
+    before = _slip_json(sub) if sub else None
+    fields = {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
+    if sub is None:
+        sub = Submission.objects.create(
+            round=rnd, player=player, received_at=rnd.deadline or timezone.now(), entered_by=user, **fields
+        )
+    else:
+        for key, value in fields.items():
+            setattr(sub, key, value)
+        sub.entered_by = user
+        sub.save(update_fields=[*fields, "entered_by"])
+    store_grade(sub, grade(rnd, position_of(rnd.game, rnd), sub.slip_text()))
+    return sub, before
+
+
+def _log(rnd: Round, player: Player, sub: Submission | None, user, before, undoes=None) -> None:
+    after = _slip_json(sub) if sub else None
+    SubmissionChange.objects.create(
+        round=rnd, player=player, submission=sub, changed_by=user, before=before, after=after, undoes=undoes
+    )
+    rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+    rnd.save(update_fields=["version"])
 
 
 def _slip_json(sub: Submission) -> dict:
@@ -137,24 +158,26 @@ def submission_enter(*, round_id: int, table_number: int, text: str, user) -> Su
 
 
 def submission_correction_undo(*, round_id: int, user) -> Submission | None:
-    """Undo the round's last correction: the slip before it is graded again (the undo is logged
-    like any correction), or, when the arbiter had typed a slip where there was none, it is removed."""
-    change = (
-        SubmissionChange.objects.filter(submission__round_id=round_id)
-        .select_related("submission__player")
-        .order_by("-changed_at", "-id")
-        .first()
-    )
-    if change is None:
-        raise ServiceError("undo_nothing")
-    sub = change.submission
-    if change.before is not None:
-        return submission_correct(round_id=round_id, player=sub.player, text=change.before["slip"], user=user)
+    """Take back the round's latest correction not taken back yet: pressed again, the one before it,
+    and so on back to the slips as the players sent them.  The slip before the correction is graded
+    again, or removed when the arbiter had typed one where there was none; each undo is logged."""
     with writing():
-        rnd = Round.objects.select_for_update().get(pk=round_id)
-        if rnd.status not in (Round.Status.CLOSED, Round.Status.PLACED):
-            raise ServiceError("correct_round_open")
-        sub.delete()
-        rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
-        rnd.save(update_fields=["version"])
-    return None
+        rnd = _round_over(round_id)
+        change = (
+            SubmissionChange.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
+            .select_related("player")
+            .order_by("-changed_at", "-id")
+            .first()
+        )
+        if change is None:
+            raise ServiceError("undo_nothing")
+        if change.before is not None:
+            sub, before = _apply(rnd, change.player, parse_slip_text(change.before["slip"]), user)
+        else:
+            sub = Submission.objects.filter(round=rnd, player=change.player).first()
+            before = _slip_json(sub) if sub else None
+            if sub is not None:
+                sub.delete()
+            sub = None
+        _log(rnd, change.player, sub, user, before, undoes=change)
+    return sub

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.messages import Message
@@ -169,3 +171,60 @@ def correction_undo(request, pk: int):
     return _round_action(
         request, pk, lambda rnd: services.submission_correction_undo(round_id=rnd.pk, user=request.user)
     )
+
+
+def _game_view(service, doc: str):
+    """A button of the game screen that runs one service on the game."""
+
+    @login_required
+    @require_POST
+    def view(request, pk: int):
+        game = get_object_or_404(Game, pk=pk)
+        try:
+            service(game_id=game.pk)
+        except ServiceError as error:
+            return _after_action(request, game.pk, error.text())
+        return _after_action(request, game.pk)
+
+    view.__doc__ = doc
+    return view
+
+
+game_end = _game_view(services.game_end, "The arbiter ends the game after a round: its results are final.")
+game_abandon = _game_view(services.game_abandon, "A game started by mistake leaves the rankings.")
+
+
+@login_required
+@require_POST
+def game_delete(request, pk: int):
+    """A game started by mistake, no slip handed in: deleted, back to the tournament."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        services.game_delete(game_id=game.pk)
+    except ServiceError as error:
+        return _after_action(request, game.pk, error.text())
+    messages.success(request, _("Partie %(number)s supprimée.") % {"number": game.number})
+    response = redirect("tournaments:tournament_detail", pk=game.tournament_id)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("tournaments:tournament_detail", args=[game.tournament_id])
+    return response
+
+
+@login_required
+def slip_history(request, pk: int, table: int):
+    """One player's slips of the round, every sending with its time, and the arbiter's corrections:
+    what settles a dispute, one click away on the game screen."""
+    rnd = get_object_or_404(Round.objects.select_related("game"), pk=pk)
+    history = selectors.slip_history(rnd, table)
+    if history is None:
+        raise Http404
+    return render(request, "tournaments/partials/_slip_history.html", {"history": history, "round": rnd})
+
+
+@login_required
+def round_top(request, pk: int):
+    """The round's tops for the arbiter alone, on demand while the round runs (never in the game
+    screen's page itself: the room may see the laptop, and the projector never shows it)."""
+    rnd = get_object_or_404(Round, pk=pk)
+    return render(request, "tournaments/partials/_round_top.html", {"round": rnd})

@@ -14,8 +14,15 @@ from lexicons.loaded import lexicon_default_row
 from server.network import lan_addresses
 from server.writes import ServiceError
 from tournaments import cards, selectors, services
-from tournaments.forms import GameStartForm, PlayerForm, PlayersCsvForm, TournamentForm
-from tournaments.models import Tournament
+from tournaments.forms import (
+    GameStartForm,
+    PlayerEditForm,
+    PlayerForm,
+    PlayersCsvForm,
+    TournamentForm,
+    TournamentSettingsForm,
+)
+from tournaments.models import Player, Tournament
 
 LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
 
@@ -63,6 +70,7 @@ def _split_host(host: str) -> tuple[str, str]:
 
 
 def _tournament_page(request, tournament: Tournament, **forms):
+    services.rounds_close_overdue(tournament_id=tournament.pk)  # nobody's screen closed them
     base, loopback = _public_base(request)
     context = {
         "tournament": tournament,
@@ -143,9 +151,66 @@ def game_start(request, pk: int):
     form = GameStartForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            game = services.game_start(tournament=tournament, prepared=form.cleaned_data["prepared"])
+            game = services.game_start(
+                tournament=tournament, prepared=form.cleaned_data["prepared"], typed=form.typed()
+            )
         except ServiceError as error:
             form.add_error("prepared", error.text())
         else:
             return redirect("tournaments:game_detail", pk=game.pk)
     return _tournament_page(request, tournament, game_form=form)
+
+
+@login_required
+def tournament_settings(request, pk: int):
+    """The settings changed after the tournament was made: a mistake at registration."""
+    tournament = _tournament(pk)
+    locked = services.tournament_locked(tournament)
+    form = TournamentSettingsForm(
+        request.POST or None, instance=tournament, default_lexicon=tournament.lexicon, locked=locked
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament=tournament, **form.settings_fields())
+        except ServiceError as error:
+            form.add_error(None, error.text())
+        else:
+            messages.success(request, _("Réglages enregistrés : les classements en tiennent compte."))
+            return redirect("tournaments:tournament_detail", pk=pk)
+    context = {"form": form, "tournament": tournament, "editing": True}
+    return render(request, "tournaments/tournament_form.html", context)
+
+
+def _player(pk: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("tournament"), pk=pk)
+
+
+@login_required
+def player_edit(request, pk: int):
+    """A player's details corrected: the sheets and the phone follow, the slips stay theirs."""
+    player = _player(pk)
+    form = PlayerEditForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_update(player=player, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.text())
+        else:
+            messages.success(request, _("%(name)s : fiche enregistrée.") % {"name": player.name})
+            return redirect("tournaments:tournament_detail", pk=player.tournament_id)
+    context = {"form": form, "player": player, "tournament": player.tournament}
+    return render(request, "tournaments/player_form.html", context)
+
+
+@login_required
+@require_POST
+def player_remove(request, pk: int):
+    """A player registered by mistake, removed while they have no slip."""
+    player = _player(pk)
+    try:
+        services.player_remove(player=player)
+    except ServiceError as error:
+        messages.error(request, error.text())
+    else:
+        messages.success(request, _("%(name)s retiré(e) du tournoi.") % {"name": player.name})
+    return redirect("tournaments:tournament_detail", pk=player.tournament_id)

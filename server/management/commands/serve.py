@@ -7,7 +7,10 @@ static files, prints the addresses phones on the same network can open, and serv
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import sys
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -26,6 +29,19 @@ def ensure_arbiter(username: str = "arbitre") -> str | None:
     password = secrets.token_urlsafe(9)
     User.objects.create_superuser(username, password=password)
     return password
+
+
+def change_password_command(username: str) -> str:
+    """The command that changes the arbiter's password, as it runs from the project's folder (this
+    very interpreter: the project's ``.venv`` when started by run.py), quoted for the shell."""
+    python = Path(sys.executable)
+    with contextlib.suppress(ValueError):
+        python = python.relative_to(settings.BASE_DIR)
+    return f"{_quoted(str(python))} manage.py changepassword {username}"
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if " " in text else text
 
 
 #: Open connections waitress accepts: a few per phone of the biggest room the laptop is meant for.
@@ -64,13 +80,11 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(
-                "  "
-                + _(
-                    "Compte arbitre : « %(username)s » (mot de passe déjà donné ; "
-                    "python manage.py changepassword %(username)s pour le changer)"
-                )
+                "  " + _("Compte arbitre : « %(username)s » (mot de passe déjà donné). Pour le changer :")
                 % {"username": "arbitre"}
             )
+            self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
+            self.stdout.write(f"    {change_password_command('arbitre')}")
         self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
         self.stdout.flush()
         if no_serve:

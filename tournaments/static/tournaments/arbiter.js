@@ -48,3 +48,10 @@
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSettle", tick);
 })();
+
+// The slip history panel of the game screen (loaded by htmx into #slip-history) closes on its button.
+document.addEventListener("click", function (event) {
+  if (!event.target.closest("[data-close-history]")) return;
+  var panel = document.getElementById("slip-history");
+  if (panel) panel.textContent = "";
+});

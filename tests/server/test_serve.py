@@ -1,0 +1,50 @@
+"""``manage.py serve`` on a laptop: the first start makes the arbiter's account and prints its password;
+a later start prints a command that changes it, and that command works as written."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _serve(var: Path) -> str:
+    env = {**os.environ, "ARBITER_VAR_DIR": str(var)}
+    env.pop("DATABASE_URL", None)  # the laptop default: its own SQLite file in ``var``
+    done = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--no-serve"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_second_start_prints_a_password_change_command_that_works_as_written(tmp_path):
+    first = _serve(tmp_path)
+    assert "mot de passe « " in first
+    second = _serve(tmp_path)
+    lines = second.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Pour le changer" in line)
+    folder, command = lines[at + 1].strip(), lines[at + 2].strip()
+    assert folder.startswith("cd ") and "changepassword arbitre" in command
+    cwd = shlex.split(folder)[1]
+    env = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    changed = subprocess.run(
+        shlex.split(command), cwd=cwd, env=env, input="un-nouveau-secret\nun-nouveau-secret\n",
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert changed.returncode == 0, changed.stderr
+    check = (
+        "import django; django.setup(); from django.contrib.auth import authenticate; "
+        "print(authenticate(username='arbitre', password='un-nouveau-secret') is not None)"
+    )
+    env["DJANGO_SETTINGS_MODULE"] = "arbiter.settings"
+    verified = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert verified.stdout.strip() == "True", verified.stderr

@@ -1,0 +1,104 @@
+"""A game's life: started (random racks, racks typed from a physical bag, or a prepared game replayed,
+§5), ended by the rules (§3.2) or by the arbiter, abandoned when started by mistake (it leaves the
+rankings), or deleted while no slip was handed in."""
+
+from __future__ import annotations
+
+import secrets
+
+from engine import draw as engine_draw
+from engine import record as engine_record
+from engine.board import Board
+from lexicons.loaded import engine_lexicon
+from server.writes import ServiceError, writing
+from tournaments import selectors
+from tournaments.models import Game, Round, Submission, Tournament
+from tournaments.selectors import ENDED_BY_ARBITER
+
+
+def game_start(
+    *,
+    tournament: Tournament,
+    prepared: bytes | str | None = None,
+    seed: int | None = None,
+    typed: bool = False,
+) -> Game:
+    """A new game: random racks by the rules, racks the arbiter types from a physical bag
+    (``typed``), or a prepared game's racks replayed (§5).  A prepared game that does not replay is
+    refused with the round and the reason."""
+    record = None
+    if prepared is not None:
+        try:
+            record = engine_record.parse(prepared)
+            engine_record.check(record, engine_lexicon(tournament.lexicon))
+        except engine_record.RecordError as error:
+            raise ServiceError.because("game_prepared_invalid", error.message) from None
+    if record:
+        source = Game.Source.PREPARED
+    else:
+        source = Game.Source.TYPED if typed else Game.Source.RANDOM
+    number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    return Game.objects.create(
+        tournament=tournament,
+        number=number,
+        source=source,
+        seed=seed if seed is not None else secrets.randbelow(2**62),
+        prepared=engine_record.to_dict(record) if record else None,
+        bag=list(engine_draw.Bag.full().tiles()),
+        board=Board().cells,
+    )
+
+
+def game_end_if_over(game: Game, last: Round) -> bool:
+    """§3.2 after a top is placed: the game is over when the unplayed tiles (bag + reliquat) can no
+    longer make a rack, or a prepared game has no round left.  The game then says so at once: no
+    "draw the next round" remains.  Called inside the placing transaction."""
+    used = last.placed["tiles"] if last.placed else []
+    reliquat = engine_draw.remaining_after(last.tiles, [tile for _sq, tile in used])
+    reason = engine_draw.game_over(tuple(game.bag) + reliquat)
+    if reason is None and game.source == Game.Source.PREPARED and last.number >= len(game.prepared["rounds"]):
+        reason = engine_draw.EndReason.ALL_PLAYED
+    if reason is None:
+        return False
+    game.status, game.end_reason = Game.Status.ENDED, reason.value
+    game.save(update_fields=["status", "end_reason"])
+    return True
+
+
+def game_end(*, game_id: int) -> Game:
+    """The arbiter ends the game after a round (time is up for the evening): its results are final."""
+    return _game_set(game_id, Game.Status.ENDED, ENDED_BY_ARBITER)
+
+
+def game_abandon(*, game_id: int) -> Game:
+    """A game started by mistake: it leaves the rankings and the phones; a round in play is void."""
+    return _game_set(game_id, Game.Status.ABANDONED, "")
+
+
+def _game_set(game_id: int, status: str, reason: str) -> Game:
+    with writing():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            raise ServiceError("game_not_playing")
+        rnd = selectors.current_round(game.pk)
+        if rnd is not None and rnd.status != Round.Status.PLACED:
+            if status == Game.Status.ENDED:
+                raise ServiceError("game_end_round_open")
+            rnd.status = Round.Status.CANCELLED
+            rnd.version += 1
+            rnd.save(update_fields=["status", "version"])
+        game.status, game.end_reason = status, reason
+        game.save(update_fields=["status", "end_reason"])
+        if rnd is not None:
+            rnd.version += 1  # the phones and the projector redraw (round_key reads the game's state)
+            rnd.save(update_fields=["version"])
+    return game
+
+
+def game_delete(*, game_id: int) -> None:
+    """Delete a game no player has handed a slip in (started by mistake, nothing to keep)."""
+    with writing():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if Submission.objects.filter(round__game=game).exists():
+            raise ServiceError("game_delete_has_slips")
+        game.delete()
