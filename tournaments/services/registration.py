@@ -35,11 +35,12 @@ def tournament_create(
 def tournament_create_with_list(
     *, created_by, lexicon: LexiconList | None, list_file: tuple[str, bytes] | None = None, **fields
 ) -> Tournament:
-    """A tournament on a stored word list, or on a list the arbiter uploads with the form."""
+    """A tournament on a stored word list, or on a list the arbiter uploads with the form.  The list
+    is read and its graph built before the room's write lock is taken: slips never wait for it."""
+    if list_file is not None:
+        name, data = list_file
+        lexicon = lexicon_upload(name=name, data=data)
     with writing():
-        if list_file is not None:
-            name, data = list_file
-            lexicon = lexicon_upload(name=name, data=data)
         return tournament_create(created_by=created_by, lexicon=lexicon, **fields)
 
 
