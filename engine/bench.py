@@ -6,6 +6,9 @@
   position is timed in three passes and its fastest kept, so a busy machine
   inflates the figures less; a "cold" pass with every memo cleared first is
   printed too.
+* Best placements: the same rounds, the time from the same board to the list
+  of the 10 best placements (``find_best``, issue 16), beside the top
+  search's figures of the same run.
 * Lexicon: building the graph from the word list, loading it from its cache
   (in a fresh process), building the anagram index, and the resident memory
   of a process holding the lexicon after a whole replay.
@@ -23,8 +26,9 @@ import time
 from pathlib import Path
 
 from engine.board import Board
+from engine.draw import bag_left
 from engine.lexicon import DEFAULT_PATH, Lexicon
-from engine.movegen import Position, find_tops
+from engine.movegen import Position, find_best, find_tops
 from engine.record import check, parse
 from engine.scoring import apply
 
@@ -34,6 +38,9 @@ PASSES = 3
 #: Eliot (C++) on the same positions, from the issue: median, p99, worst, in ms.
 ELIOT = (0.49, 10.9, 56.0)
 GOALS = (1.5, 10.0, 50.0)
+#: The best placements (issue 16): how many, and the goal's median and p99 in ms.
+BEST_N = 10
+BEST_GOALS = (10.0, 60.0)
 
 
 def _positions(folder: Path, lexicon: Lexicon) -> list[tuple[Position, int]]:
@@ -74,6 +81,18 @@ def search_times(positions, passes: int = PASSES, cold: bool = False) -> list[fl
     return best
 
 
+def best_times(positions, n: int = BEST_N, passes: int = PASSES) -> list[float]:
+    """The time of each round's list of the ``n`` best placements, ordered with the round's bag."""
+    bags = [bag_left(filter(None, position.board.cells), position.rack) for position, _ in positions]
+    fastest = [float("inf")] * len(positions)
+    for _ in range(passes):
+        for i, (position, _blanks) in enumerate(positions):
+            start = time.perf_counter()
+            find_best(position, n, bags[i])
+            fastest[i] = min(fastest[i], (time.perf_counter() - start) * 1000)
+    return fastest
+
+
 _CHILD = """
 import json, sys, time
 from pathlib import Path
@@ -105,6 +124,22 @@ def lexicon_figures(games: Path) -> dict:
     return {"build": build, **json.loads(out)}
 
 
+def _print_best(positions, top_times: list[float]) -> None:
+    print(f"The {BEST_N} best placements, same rounds (fastest of {PASSES} passes per round):")
+    times = best_times(positions)
+    print(_line("all racks", times))
+    for blanks, label in ((0, "no blank"), (1, "one blank"), (2, "two blanks")):
+        subset = [t for t, (_p, b) in zip(times, positions) if b == blanks]
+        if subset:
+            print(_line(label, subset))
+    median, p99, worst = _figures(times)
+    top_median, top_p99, top_worst = _figures(top_times)
+    print(
+        f"  goal: median <= {BEST_GOALS[0]} ms, p99 <= {BEST_GOALS[1]} ms; against the top search "
+        f"above: median x{median / top_median:.1f}, p99 x{p99 / top_p99:.1f}, worst x{worst / top_worst:.1f}"
+    )
+
+
 def run(games: Path, lexicon: Lexicon) -> None:
     positions = _positions(games, lexicon)
     find_tops(positions[0][0])  # the anagram index is built on first use; timed below
@@ -128,6 +163,7 @@ def run(games: Path, lexicon: Lexicon) -> None:
         f"  ratio to Eliot: median x{median / ELIOT[0]:.1f}, p99 x{p99 / ELIOT[1]:.2f}, "
         f"worst x{worst / ELIOT[2]:.2f}"
     )
+    _print_best(positions, times)
     figures = lexicon_figures(games)
     print(
         f"Lexicon {lexicon.name} ({lexicon.word_count} words, {lexicon.dawg.node_count} nodes, "

@@ -27,13 +27,18 @@ def ends_game(play: Play, rack: Sequence[int], bag_tiles: Iterable[int]) -> bool
     return game_over(unplayed) is not None
 
 
-def ranked(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int]) -> list[Play]:
-    """The tied tops in order of preference; the first is the proposal."""
-    bag = tuple(bag_tiles)
+def ranked(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int] | None) -> list[Play]:
+    """The tied tops in order of preference; the first is the proposal.
+
+    ``bag_tiles`` None: the bag is not known, so the second rule (a move that
+    ends the game) is left out and the others apply as they are.
+    """
+    bag = None if bag_tiles is None else tuple(bag_tiles)
 
     def preference(play: Play):
         ref = play.ref
-        return (play.blanks, not ends_game(play, rack, bag), ref.row, ref.col, not ref.horizontal, play.word)
+        ends = bag is not None and ends_game(play, rack, bag)
+        return (play.blanks, not ends, ref.row, ref.col, not ref.horizontal, play.word)
 
     return sorted(plays, key=preference)
 

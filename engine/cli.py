@@ -1,4 +1,4 @@
-"""``python -m engine``: replay records, play a game, grade a slip, run the benchmark."""
+"""``python -m engine``: replay records, play a game, grade a slip, list the best moves, run the benchmark."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 from engine import bench, record
 from engine.board import Board
 from engine.choice import choose
-from engine.draw import Bag, draw_rack, remaining_after
+from engine.draw import Bag, bag_left, draw_rack, remaining_after
 from engine.grading import Mode, grade_text
 from engine.lexicon import Lexicon
-from engine.movegen import Position, Tops, find_tops
-from engine.notation import parse_rack
+from engine.movegen import Position, Tops, find_best, find_tops
+from engine.notation import RackText, parse_rack
 from engine.scoring import apply
 
 
@@ -40,13 +40,20 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--computed", action="store_true", help="computed grading instead of FISF")
     grade.add_argument("--json", action="store_true")
 
-    commands.add_parser("bench", help="time the top search and the lexicon").add_argument(
-        "--games", type=Path, default=bench.DEFAULT_GAMES, help="folder of game records"
-    )
+    best = commands.add_parser("best", help="the best placements of a round of a record")
+    best.add_argument("record", type=Path)
+    best.add_argument("round", type=int, help="1-based")
+    best.add_argument("--n", type=_count, default=10, help="how many (every tie with the last included)")
+    best.add_argument("--json", action="store_true", help="a JSON list, one object per placement")
+
+    commands.add_parser(
+        "bench", help="time the top search, the best placements and the lexicon"
+    ).add_argument("--games", type=Path, default=bench.DEFAULT_GAMES, help="folder of game records")
 
     args = parser.parse_args(argv)
     lexicon = Lexicon.from_file(args.lexicon) if args.lexicon else Lexicon.default()
-    handler = {"replay": _replay, "play": _play, "grade": _grade, "bench": _bench}[args.command]
+    handlers = {"replay": _replay, "play": _play, "grade": _grade, "best": _best, "bench": _bench}
+    handler = handlers[args.command]
     try:
         return handler(args, lexicon)
     except BrokenPipeError:
@@ -136,17 +143,26 @@ def _play(args, lexicon: Lexicon) -> int:
     return 0
 
 
-def _grade(args, lexicon: Lexicon) -> int:
+def _record_round(path: Path, number: int, lexicon: Lexicon) -> tuple[RackText, Board] | None:
+    """Round ``number`` (1-based) of a record: its rack and the board holding the earlier tops; None
+    once the reason it cannot be read is printed."""
     try:
-        game = _load_replayed(args.record, lexicon)
+        game = _load_replayed(path, lexicon)
     except (OSError, record.RecordError) as error:
-        print(f"{args.record}: {getattr(error, 'message', error)}", file=sys.stderr)
+        print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
+        return None
+    if not 1 <= number <= len(game.record.rounds):
+        print(f"round {number}: the record has rounds 1 to {len(game.record.rounds)}", file=sys.stderr)
+        return None
+    return game.record.rounds[number - 1].rack, game.board_after(number - 1)
+
+
+def _grade(args, lexicon: Lexicon) -> int:
+    found = _record_round(args.record, args.round, lexicon)
+    if found is None:
         return 2
-    if not 1 <= args.round <= len(game.record.rounds):
-        print(f"round {args.round}: the record has rounds 1 to {len(game.record.rounds)}", file=sys.stderr)
-        return 2
-    rack = game.record.rounds[args.round - 1].rack.tiles
-    position = Position(game.board_after(args.round - 1), rack, lexicon, first_move=args.round == 1)
+    rack, board = found
+    position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
     mode = Mode.COMPUTED if args.computed else Mode.FISF
     result = grade_text(position, args.slip, mode)
     if args.json:
@@ -160,6 +176,35 @@ def _grade(args, lexicon: Lexicon) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(result.message.text("fr"))
+    return 0
+
+
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
+
+
+def _best(args, lexicon: Lexicon) -> int:
+    """The best placements of a round, on the board holding the earlier tops (issue 16)."""
+    found = _record_round(args.record, args.round, lexicon)
+    if found is None:
+        return 2
+    rack, board = found
+    position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
+    bag = bag_left(filter(None, board.cells), rack.tiles)
+    _ = lexicon.anagrams  # built once per process; not part of the list's time
+    start = time.perf_counter()
+    plays = find_best(position, args.n, bag)
+    ms = round((time.perf_counter() - start) * 1000, 3)
+    if args.json:
+        rows = [{"ref": str(p.ref), "word": p.word, "score": p.score, "ms": ms} for p in plays]
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    print(f"{args.record.name} round {args.round}, rack {rack}: {len(plays)} placements in {ms:.2f} ms")
+    for rank, play in enumerate(plays, 1):
+        print(f"{rank:4}  {play.ref!s:<4} {play.word:<15} {play.score:4}")
     return 0
 
 

@@ -387,6 +387,12 @@ def _size_problems(size: int, available: int) -> list[Message]:
     return []
 
 
+def bag_left(board_tiles: Iterable[int], rack_tiles: Iterable[int]) -> tuple[int, ...]:
+    """The bag once a rack is drawn: every tile of the set (§1.1) is on the board, in the rack or
+    in the bag.  ``board_tiles``: the tiles on the board, a blank as played."""
+    return remaining_after(Bag.full().tiles(), (*board_tiles, *rack_tiles))
+
+
 def remaining_after(rack_tiles: Iterable[int], used_tiles: Iterable[int]) -> tuple[int, ...]:
     """The reliquat (§3.1.2): the rack minus the tiles the top used, in announcement order.
 

@@ -36,8 +36,11 @@ Decisions the format leaves open:
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from engine.alphabet import BLANK_FLAG, char, is_blank, letter_of
 from engine.board import SIZE, Board, square_name
@@ -56,6 +59,21 @@ _ROUND_KEYS = ("rack", "ref", "word", "score")
 _ROUND_OPTIONAL = ("tied",)
 #: How much of a value the file got wrong an error message quotes.
 _QUOTE_LIMIT = 40
+
+#: Limits, checked before anything costs.  The file's size (a whole game with a long title is about 8 KB).
+MAX_BYTES = 256 * 1024
+#: Arrays and objects inside one another: the format needs 3 (the game, its rounds, a round).
+MAX_DEPTH = 8
+#: 102 tiles, at least two placed by the first top and one by every other: no game has more rounds.
+MAX_ROUNDS = 101
+#: A text of the file (title, date, lexicon, seed; racks and words are far shorter).
+MAX_TEXT = 200
+#: Every whole number fits every database's integer column and every reader's number.
+MAX_INTEGER = 2**31 - 1
+#: Not in a record's texts: control characters (PostgreSQL refuses NUL), halves of UTF-16 pairs (UTF-8 too).
+_UNSTORABLE = ("Cc", "Cs")
+#: The refusal of a file past ``MAX_BYTES``, also said by a form that sees the size first.
+TOO_BIG = Message("record_too_big", {"kib": MAX_BYTES // 1024})
 
 
 class RecordError(ValueError):
@@ -87,8 +105,10 @@ def _lower_first(text: str) -> str:
 
 
 def _quote(value: object) -> str:
+    """A value as a message shows it: short, and only characters a page or a database can hold."""
     text = str(value)
-    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+    text = text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+    return "".join("\ufffd" if unicodedata.category(c) in _UNSTORABLE else c for c in text)
 
 
 # -- the record ---------------------------------------------------------------
@@ -147,6 +167,8 @@ def parse(data: str | bytes | dict) -> GameRecord:
 def _decode(data: str | bytes | dict) -> object:
     if isinstance(data, dict):
         return data
+    if isinstance(data, bytes | bytearray | str) and len(data) > MAX_BYTES:
+        raise RecordError(TOO_BIG)
     if isinstance(data, bytes | bytearray):
         try:
             data = bytes(data).decode("utf-8-sig")
@@ -154,6 +176,10 @@ def _decode(data: str | bytes | dict) -> object:
             raise RecordError(Message("record_encoding")) from None
     if not isinstance(data, str):
         raise RecordError(Message("record_game_not_object"))
+    if _nesting_past(data, MAX_DEPTH):
+        raise RecordError(
+            _unreadable(f"plus de {MAX_DEPTH} niveaux d'imbrication", f"nested over {MAX_DEPTH} deep")
+        )
     try:
         return json.loads(data, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
@@ -161,8 +187,22 @@ def _decode(data: str | bytes | dict) -> object:
     except RecordError:
         raise
     except (ValueError, RecursionError):
-        # Nesting too deep for the parser, or an integer past Python's digit limit.
-        raise RecordError(Message("record_json_unreadable")) from None
+        # An integer past Python's digit limit (4,300 digits).
+        raise RecordError(_unreadable("un nombre démesuré", "a number far too long")) from None
+
+
+def _unreadable(why_fr: str, why_en: str) -> Message:
+    return Message("record_json_unreadable", {"why_fr": why_fr, "why_en": why_en})
+
+
+#: A text, to its closing quote (or to the end of a file that never closes it), or a bracket.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+_DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _nesting_past(text: str, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than ``limit``, found before the parser recurses."""
+    return any(depth > limit for depth in accumulate(_DEPTH.get(token, 0) for token in _TOKEN.findall(text)))
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -196,20 +236,33 @@ def _text(obj: dict, key: str, round: int | None) -> str:
     value = obj[key]
     if not isinstance(value, str) or not value:
         raise RecordError(Message("record_not_text", {"key": key}), round)
+    return _clean_text(value, key, round)
+
+
+def _clean_text(value: str, key: str, round: int | None) -> str:
+    """A text a page and either database can hold, or ``RecordError`` saying what is wrong."""
+    if len(value) > MAX_TEXT:
+        raise RecordError(Message("record_text_long", {"key": key, "limit": MAX_TEXT}), round)
+    bad = next((c for c in value if unicodedata.category(c) in _UNSTORABLE), None)
+    if bad is not None:
+        raise RecordError(Message("record_text_char", {"key": key, "char": f"U+{ord(bad):04X}"}), round)
     return value
 
 
 def _integer(obj: dict, key: str, round: int | None, minimum: int) -> int:
     value = obj[key]
     # ``True`` is an int to Python but not a number in the file.
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise RecordError(Message("record_not_integer", {"key": key, "minimum": minimum}), round)
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= MAX_INTEGER:
+        params = {"key": key, "minimum": minimum, "maximum": MAX_INTEGER}
+        raise RecordError(Message("record_not_integer", params), round)
     return value
 
 
 def _seed(obj: dict) -> int | str:
     value = obj["seed"]
-    if isinstance(value, bool) or not isinstance(value, int | str):
+    if isinstance(value, str):
+        return _clean_text(value, "seed", None)
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
         raise RecordError(Message("record_seed"))
     return value
 
@@ -219,6 +272,8 @@ def _rounds(value: object) -> tuple[RecordRound, ...]:
         raise RecordError(Message("record_not_list", {"key": "rounds"}))
     if not value:
         raise RecordError(Message("record_no_rounds"))
+    if len(value) > MAX_ROUNDS:
+        raise RecordError(Message("record_too_many_rounds", {"limit": MAX_ROUNDS, "count": len(value)}))
     return tuple(_round(item, number) for number, item in enumerate(value, 1))
 
 
@@ -427,8 +482,24 @@ register(
             "en": "The file is not valid JSON (line {line}, column {column}).",
         },
         "record_json_unreadable": {
-            "fr": "Le fichier JSON ne peut pas être lu (imbrication ou nombre démesurés).",
-            "en": "The JSON file cannot be read (nesting or number too large).",
+            "fr": "Le fichier JSON ne peut pas être lu : {why_fr}.",
+            "en": "The JSON file cannot be read: {why_en}.",
+        },
+        "record_too_big": {
+            "fr": "Fichier trop gros : un enregistrement de partie fait au plus {kib} Ko.",
+            "en": "File too large: a game record is at most {kib} KB.",
+        },
+        "record_too_many_rounds": {
+            "fr": "Une partie a au plus {limit} tours (102 jetons) ; ce fichier en a {count}.",
+            "en": "A game has at most {limit} rounds (102 tiles); this file has {count}.",
+        },
+        "record_text_long": {
+            "fr": "« {key} » a plus de {limit} caractères.",
+            "en": "'{key}' is over {limit} characters.",
+        },
+        "record_text_char": {
+            "fr": "« {key} » contient {char}, un caractère de contrôle ou une moitié de paire UTF-16.",
+            "en": "'{key}' holds {char}, a control character or half of a UTF-16 pair.",
         },
         "record_duplicate_key": {
             "fr": "La clé « {key} » apparaît deux fois.",
@@ -453,13 +524,13 @@ register(
             "en": "'{key}' must be a non-empty text.",
         },
         "record_not_integer": {
-            "fr": "« {key} » doit être un nombre entier d'au moins {minimum}.",
-            "en": "'{key}' must be a whole number of at least {minimum}.",
+            "fr": "« {key} » doit être un nombre entier de {minimum} à {maximum}.",
+            "en": "'{key}' must be a whole number from {minimum} to {maximum}.",
         },
         "record_not_list": {"fr": "« {key} » doit être une liste.", "en": "'{key}' must be a list."},
         "record_seed": {
-            "fr": "« seed » doit être un nombre entier ou un texte.",
-            "en": "'seed' must be a whole number or a text.",
+            "fr": "« seed » doit être un nombre entier (moins de 2^63 en valeur absolue) ou un texte.",
+            "en": "'seed' must be a whole number (below 2^63 in absolute value) or a text.",
         },
         "record_no_rounds": {"fr": "La partie n'a aucun tour.", "en": "The game has no round."},
         "record_rack_empty": {"fr": "Le tirage est vide.", "en": "The rack is empty."},

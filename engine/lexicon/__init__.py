@@ -16,8 +16,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from engine.lexicon.dawg import Dawg
-from engine.lexicon.normalize import checksum, decode_list, normalize_words
+from engine.lexicon.dawg import Dawg, DawgTooLarge
+from engine.lexicon.normalize import (
+    LIMITS,
+    LexiconError,
+    ListLimits,
+    check_file_size,
+    checksum,
+    graph_too_large,
+    normalize_words,
+    read_words,
+)
 
 DEFAULT_NAME = "fr-wfrench"
 DEFAULT_PATH = Path(__file__).with_name("data") / "fr-wfrench.txt.gz"
@@ -65,30 +74,51 @@ class Lexicon:
         return self.dawg.contains(word)
 
     @classmethod
-    def from_words(cls, words, name: str = "custom") -> Lexicon:
+    def from_words(cls, words, name: str = "custom", *, limits: ListLimits = LIMITS) -> Lexicon:
         """From any iterable of words; normalized as §6 says."""
-        normalized = normalize_words(words)
-        return cls(name, checksum(normalized), len(normalized), Dawg.build(normalized))
+        return cls.from_normalized(normalize_words(words), name, limits=limits)
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str, *, use_cache: bool = True) -> Lexicon:
-        """From a word-list file's bytes (gzip or text, UTF-8 or Latin-1)."""
+    def from_normalized(cls, words: list[str], name: str, *, limits: ListLimits = LIMITS) -> Lexicon:
+        """From words already normalized, deduplicated and sorted; ``LexiconError`` if their graph
+        passes ``limits.graph_nodes``."""
+        try:
+            dawg = Dawg.build(words, max_nodes=limits.graph_nodes)
+        except DawgTooLarge:
+            raise graph_too_large(limits.graph_nodes) from None
+        return cls(name, checksum(words), len(words), dawg)
+
+    @classmethod
+    def from_bytes(
+        cls, data: bytes, name: str, *, use_cache: bool = True, limits: ListLimits = LIMITS
+    ) -> Lexicon:
+        """From a word-list file's bytes (gzip or text, UTF-8, UTF-16 or Latin-1); ``LexiconError``
+        past one of ``limits`` (``normalize.ListLimits``)."""
         key = hashlib.sha256(data).hexdigest()
         path = cache_dir() / f"{key}.dawg"
         if use_cache:
             cached = _read_cache(path, name)
             if cached is not None:
                 return cached
-        lexicon = cls.from_words(decode_list(data).splitlines(), name)
+        lexicon = cls.from_normalized(read_words(data, limits), name, limits=limits)
         if use_cache:
             _write_cache(path, lexicon)
         return lexicon
 
+    def cache_for(self, data: bytes) -> None:
+        """Keep this lexicon's graph in the disk cache as the graph of the file ``data``: a later
+        ``from_bytes(data)`` (or ``from_file``) reads it instead of building it again."""
+        _write_cache(cache_dir() / f"{hashlib.sha256(data).hexdigest()}.dawg", self)
+
     @classmethod
-    def from_file(cls, path: str | os.PathLike, name: str | None = None, *, use_cache: bool = True):
+    def from_file(
+        cls, path: str | os.PathLike, name: str | None = None, *, use_cache: bool = True,
+        limits: ListLimits = LIMITS,
+    ) -> Lexicon:  # fmt: skip
         path = Path(path)
         stem = path.name.split(".")[0]
-        return cls.from_bytes(path.read_bytes(), name or stem, use_cache=use_cache)
+        check_file_size(path.stat().st_size, limits)  # before reading it
+        return cls.from_bytes(path.read_bytes(), name or stem, use_cache=use_cache, limits=limits)
 
     @classmethod
     def default(cls, *, use_cache: bool = True) -> Lexicon:
@@ -207,4 +237,15 @@ def _write_cache(path: Path, lexicon: Lexicon) -> None:
             tmp.unlink(missing_ok=True)
 
 
-__all__ = ["DEFAULT_NAME", "PRIMES", "Dawg", "Lexicon", "Memo", "anagram_key", "cache_dir"]
+__all__ = [
+    "DEFAULT_NAME",
+    "LIMITS",
+    "PRIMES",
+    "Dawg",
+    "Lexicon",
+    "LexiconError",
+    "ListLimits",
+    "Memo",
+    "anagram_key",
+    "cache_dir",
+]

@@ -16,6 +16,10 @@ from array import array
 MAGIC = b"DAWG1\n"
 
 
+class DawgTooLarge(ValueError):
+    """The graph would pass the number of nodes the caller allows (``Dawg.build(max_nodes=...)``)."""
+
+
 class Dawg:
     __slots__ = ("children", "lengths", "root")
 
@@ -49,8 +53,10 @@ class Dawg:
     # -- building ---------------------------------------------------------
 
     @classmethod
-    def build(cls, words: list[str]) -> Dawg:
-        """From upper-case words A..Z, sorted."""
+    def build(cls, words: list[str], max_nodes: int | None = None) -> Dawg:
+        """From upper-case words A..Z, sorted.  ``DawgTooLarge`` if the graph has more than
+        ``max_nodes`` nodes, as soon as it is sure to: the states already merged all stay, so
+        memory and time stop there, not at the end of the list."""
         children: list[dict[int, int]] = [{}]
         final = [False]
         free: list[int] = []
@@ -91,8 +97,13 @@ class Dawg:
                 node = new
             final[node] = True
             previous = word
+            if max_nodes is not None and len(children) - len(free) - len(path) > max_nodes:
+                raise DawgTooLarge(max_nodes)
         minimize(0)
-        return cls._compact(children, final)
+        dawg = cls._compact(children, final)
+        if max_nodes is not None and dawg.node_count > max_nodes:
+            raise DawgTooLarge(max_nodes)
+        return dawg
 
     @classmethod
     def _compact(cls, children: list[dict[int, int]], final: list[bool]) -> Dawg:

@@ -30,13 +30,16 @@ The modules, each importing only the ones listed before it:
 * ``anagrams``: a slot's words looked up in the anagram index when the rack
   lays few enough tile multisets;
 * ``walk``: ``find_tops`` and the search inside slots (DAWG walk, blanks settled);
+* ``best``: ``find_best``, the n best placements, the same search with the
+  bar lowered to the n-th best score (issue 16);
 * ``exhaustive``: ``all_plays``, every legal placement without pruning, for tests.
 """
 
 from __future__ import annotations
 
+from engine.movegen.best import find_best
 from engine.movegen.exhaustive import all_plays
 from engine.movegen.position import Position, Tops
 from engine.movegen.walk import find_tops
 
-__all__ = ["Position", "Tops", "all_plays", "find_tops"]
+__all__ = ["Position", "Tops", "all_plays", "find_best", "find_tops"]

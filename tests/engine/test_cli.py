@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from engine import record
-from engine.movegen import all_plays, find_tops
+from engine.draw import bag_left
+from engine.movegen import all_plays, find_best, find_tops
 from tests.conftest import REFERENCE_GAMES
 from tests.engine.games import reference_positions
 
@@ -88,3 +89,43 @@ def test_grade_refuses_a_round_the_record_does_not_have():
     done = run("grade", str(REFERENCE_GAMES / "game-001.json"), "99", "H8 MOT")
     assert done.returncode == 2
     assert "99" in done.stderr
+
+
+def test_best_prints_the_ten_best_placements_of_a_round_as_a_json_list_with_ref_word_score_and_ms(french):
+    done = run("best", str(REFERENCE_GAMES / "game-001.json"), "5", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    rounds = reference_positions(REFERENCE_GAMES, french)
+    position = next(p for name, number, p, _ in rounds if (name, number) == ("game-001.json", 5))
+    bag = bag_left(filter(None, position.board.cells), position.rack)
+    expected = [(str(p.ref), p.word, p.score) for p in find_best(position, 10, bag)]
+    assert [(r["ref"], r["word"], r["score"]) for r in rows] == expected
+    assert len(rows) >= 10 and rows[0]["score"] == 35
+    assert len({r["ms"] for r in rows}) == 1 and rows[0]["ms"] > 0
+
+
+def test_best_with_n_prints_a_table_every_tie_of_the_last_score_included_and_jokers_in_lower_case():
+    done = run("best", str(REFERENCE_GAMES / "game-001.json"), "1", "--n", "2")
+    assert done.returncode == 0, done.stderr
+    header, *lines = done.stdout.splitlines()
+    assert "round 1" in header and "VDFIR?A" in header
+    # FAVoRI alone scores 30; six placements tie at 26 for the second place.
+    assert lines[0].split() == ["1", "H4", "FAVoRI", "30"]
+    assert [line.split()[-1] for line in lines[1:]] == ["26"] * 6
+
+
+def test_best_refuses_a_round_the_record_does_not_have_a_broken_record_and_a_count_below_1(tmp_path):
+    game = str(REFERENCE_GAMES / "game-001.json")
+    for args in ((game, "0"), (game, "24"), (game, "2", "--n", "0")):
+        done = run("best", *args)
+        assert done.returncode == 2
+        assert done.stderr.strip()
+    assert "rounds 1 to 23" in run("best", game, "24").stderr
+    data = json.loads(REFERENCE_GAMES.joinpath("game-002.json").read_text())
+    data["rounds"][2]["score"] += 1
+    data["total"] += 1
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data))
+    done = run("best", str(path), "1")
+    assert done.returncode == 2
+    assert "Tour 3" in done.stderr
