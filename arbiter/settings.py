@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from arbiter.env import env_bool, env_list, env_str
+from server.files import private
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+VAR_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+private(VAR_DIR, 0o700)  # an installation from before kept it open
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECURE = env_bool("DJANGO_SECURE", False)
@@ -30,13 +33,15 @@ if not SECRET_KEY:
         from django.core.management.utils import get_random_secret_key
 
         _draft = VAR_DIR / f"secret_key.{os.getpid()}"
-        _draft.write_text(get_random_secret_key(), encoding="utf-8")
+        with os.fdopen(os.open(_draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as _out:
+            _out.write(get_random_secret_key())
         try:
             os.link(_draft, _key_file)
         except FileExistsError:
             pass
         finally:
             _draft.unlink()
+    private(_key_file, 0o600)
     SECRET_KEY = _key_file.read_text(encoding="utf-8").strip()
 
 # Phones on the club's Wi-Fi reach the laptop by its address: every host by default on the embedded run.
@@ -67,11 +72,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     # The rooms, lowest first (.importlinter: a room imports only the rooms below it).
     "server",
     "lexicons",
     "tournaments",
     "results",
+    "review",
+    "training",
 ]
 
 MIDDLEWARE = [
@@ -84,10 +92,32 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A database error on a phone's request answers 503 (retry) rather than 500.
     "tournaments.middleware.PlayerDatabaseErrorMiddleware",
+    # Wrong passwords are counted per client address and per account (django-axes), last.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): the pages run only this server's scripts (no inline script,
+# no handler attribute), load nothing from elsewhere and are framed by nobody.  NoSleep.js plays a
+# video it carries as a data: URI.  The admin (Django's own pages) is left out.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/admin/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "media-src": ["'self'", "data:", "blob:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "arbiter.urls"
 # A form refused for its CSRF token says so in the interface's language (a phone reloads its page).
@@ -134,6 +164,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out address or account before the password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+#: Wrong passwords before a lock, per client address and per account (every login page: the site's
+#: and the admin's), and how long the lock lasts; a good password resets the count.
+AXES_FAILURE_LIMIT = int(env_str("ARBITER_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("ARBITER_LOGIN_LOCK_MINUTES", "5")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "server.ratelimit.client_address"
+AXES_LOCKOUT_CALLABLE = "server.answers.login_locked"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -203,6 +247,9 @@ TOP_REQUEUE_SECONDS = 15
 # Without a broker, a printout is built in a thread of the web process so its page shows the progress;
 # off, it is built inside the request that asks for it (the tests' default).
 PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)
+# Training alone (/entrainement/): open to anyone who reaches the server (the laptop's default, on
+# the club's Wi-Fi), or with ARBITER_TRAINING_OPEN=false to the club's accounts only.
+TRAINING_OPEN = env_bool("ARBITER_TRAINING_OPEN", True)
 # Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
 # process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5
@@ -212,4 +259,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("ARBITER_LOG_LEVEL", "INFO")},
+    # django-axes logs every failed login at INFO; the lockouts (WARNING) are what matters.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

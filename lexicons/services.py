@@ -3,24 +3,77 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
+import unicodedata
+from pathlib import Path
 
 from django.conf import settings
 
-from lexicons.loaded import engine_lexicon_from_path
+from engine.lexicon import Lexicon, LexiconError
+from engine.lexicon.normalize import list_text, read_words
+from lexicons.loaded import lexicon_keep
 from lexicons.models import LexiconList
-from server.writes import ServiceError
+from server.writes import ServiceError, writing
+
+#: The list's name as stored: the column's length.
+NAME_LENGTH = LexiconList._meta.get_field("name").max_length
 
 
 def lexicon_upload(*, name: str, data: bytes) -> LexiconList:
-    """Store a club's word list (any encoding a French list comes in) and load it once."""
-    folder = settings.MEDIA_ROOT / "lexicons"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{hashlib.sha256(data).hexdigest()}.txt"
-    path.write_bytes(data)
-    lexicon = engine_lexicon_from_path(path, name)
-    if lexicon.word_count == 0:
-        raise ServiceError("lexicon_empty")
-    row, _ = LexiconList.objects.get_or_create(
-        sha256=lexicon.sha256, defaults={"name": name, "word_count": lexicon.word_count, "path": str(path)}
-    )
+    """Store a club's word list (gzip or text, in any encoding a French list comes in) and keep it
+    loaded.  Everything costly happens before the room's write lock: the file is read within the
+    limits of ``engine.lexicon.normalize.ListLimits`` and the graph built (``ServiceError``
+    ``lexicon_refused`` saying the limit passed); only the row's insert waits for the lock.  What is
+    kept on disk is the normalized list (one word per line, named by its sha256), written once the
+    list is accepted and removed if its row cannot be made."""
+    try:
+        words = read_words(data)
+        if not words:
+            raise ServiceError("lexicon_empty")
+        text = list_text(words)
+        sha256 = hashlib.sha256(text).hexdigest()
+        known = LexiconList.objects.filter(sha256=sha256).first()
+        if known is not None:
+            return known  # the same words: the same list, whatever its name
+        lexicon = Lexicon.from_normalized(words, lexicon_name(name))
+    except LexiconError as error:
+        raise ServiceError.because("lexicon_refused", error.message) from None
+    path, written = _store(text, sha256)
+    try:
+        with writing():
+            row, _ = LexiconList.objects.get_or_create(
+                sha256=sha256,
+                defaults={"name": lexicon.name, "word_count": lexicon.word_count, "path": str(path)},
+            )
+    except BaseException:
+        if written:
+            path.unlink(missing_ok=True)
+        raise
+    lexicon.cache_for(text)
+    lexicon_keep(lexicon, key=row.sha256)
     return row
+
+
+def lexicon_name(name: str) -> str:
+    """The name as the column keeps it: no control character (PostgreSQL refuses NUL) nor half of
+    a UTF-16 pair, within the column's length; the file's name is all an upload gives."""
+    kept = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in name)
+    return " ".join(kept.split())[:NAME_LENGTH].strip() or "liste"
+
+
+def _store(text: bytes, sha256: str) -> tuple[Path, bool]:
+    """The normalized list written under its sha256 (atomically: a file of that name is always
+    whole); whether this call wrote it."""
+    folder = Path(settings.MEDIA_ROOT) / "lexicons"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{sha256}.txt"
+    if path.exists():
+        return path, False
+    draft = path.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")
+    try:
+        draft.write_bytes(text)
+        os.replace(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
+    return path, True

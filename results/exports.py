@@ -99,20 +99,30 @@ def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
     """A game's or a tournament's ranking as CSV: UTF-8 with a byte-order mark and ``;`` between
     cells, which French spreadsheets open as they are; percentages rounded to two decimals with the
     decimal mark of ``lang`` (a comma in French).  "Pourcentage (base)" is the one the ranking uses
-    (§4: with or without solos and penalties, or the average of the games)."""
+    (§4: with or without solos and penalties, or the average of the games).  Every text cell is
+    ``spreadsheet_text``: a name never runs as a formula."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";")
-    writer.writerow(_CSV_HEADERS[lang])
-    writer.writerows(_csv_row(row, lang) for row in rows(ranking, lang))
+    writer.writerow(_csv_cells(_CSV_HEADERS[lang], lang))
+    writer.writerows(_csv_cells(_csv_row(row), lang) for row in rows(ranking, lang))
     return out.getvalue().encode("utf-8-sig")
 
 
-def _csv_row(row: Row, lang: str) -> list:
-    percents = (row.percent, row.percent_total, row.percent_paid)
+def _csv_row(row: Row) -> list:
     return [
         row.rank, row.series_rank or "", row.category_rank or "", row.table or "", row.name, row.club,
         row.series, row.category, row.total, row.paid, row.solos, row.warnings, row.penalty, row.negatif,
-        *(_decimal(p, lang) for p in percents),
+        row.percent, row.percent_total, row.percent_paid,
+    ]  # fmt: skip
+
+
+def _csv_cells(values, lang: str) -> list:
+    """Numbers as numbers (the négatif ``-35`` stays one), percentages with the decimal mark of
+    ``lang``, and any text, ours or a player's, made safe for a spreadsheet."""
+    return [
+        value if isinstance(value, int) else _decimal(value, lang) if isinstance(value, Decimal)
+        else spreadsheet_text(value)
+        for value in values
     ]  # fmt: skip
 
 
@@ -121,12 +131,26 @@ def _decimal(value: Decimal, lang: str) -> str:
     return str(value).replace(".", ",") if lang == "fr" else str(value)
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP's "CSV Injection" and ASVS 1.2.10): = + - @,
+#: and tab, CR, LF and NUL, which some skip before them; and the full-width signs some spreadsheets
+#: take for the ASCII ones.
+_FORMULA_START = frozenset("=+-@\t\r\n\x00\uff1d\uff0b\uff0d\uff20")
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell that a spreadsheet shows and never runs: one starting with a formula sign, even
+    after spaces, is written after an apostrophe (which the spreadsheet hides), as OWASP says."""
+    start = text.lstrip(" \u00a0")[:1]
+    return "'" + text if start and start in _FORMULA_START else text
+
+
 # -- the federation's results file -------------------------------------------------------------------
 
 
 def federation_file(ranking: Ranking) -> bytes:
     """The federation's plain results file: ``table;name;score`` per player in rank order, the score
-    being the total the ranking is based on; Latin-1 with CRLF line ends, as its software reads."""
+    being the total the ranking is based on; Latin-1 with CRLF line ends, as its software reads.  The
+    name is ``spreadsheet_text``: the file is opened in spreadsheets too."""
     lines = (
         f"{line.entrant.table};{_federation_name(line.entrant.name)};{line.based(ranking.rules.base)}\r\n"
         for line in ranking.lines
@@ -136,7 +160,7 @@ def federation_file(ranking: Ranking) -> bytes:
 
 def _federation_name(name: str) -> str:
     # A ";" in a name would split its line into one field too many.
-    return to_latin1(" ".join(name.split())).replace(";", ",")
+    return spreadsheet_text(to_latin1(" ".join(name.split())).replace(";", ","))
 
 
 #: Characters Latin-1 lacks that a name or a club may carry, spelt the way French typing does.

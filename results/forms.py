@@ -5,7 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from results import reading
 from results.models import Printout
+from server.writes import ServiceError
 from tournaments.forms import read_upload
 
 
@@ -35,7 +37,13 @@ class MergeForm(forms.Form):
     )
 
     def clean_files(self):
-        return [(upload.name, read_upload(upload)) for upload in self.cleaned_data["files"]]
+        """The files' names and bytes, their number and sizes checked before any is read."""
+        uploads = self.cleaned_data["files"]
+        try:
+            reading.check_sizes([(upload.name, upload.size) for upload in uploads])
+        except ServiceError as error:
+            raise forms.ValidationError(error.text()) from None
+        return [(upload.name, read_upload(upload, reading.MAX_FILE_MB * 1024 * 1024)) for upload in uploads]
 
 
 class PrintoutForm(forms.Form):

@@ -3,42 +3,28 @@ game, read, checked to hold the same game, and ranked together as one room."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import record as engine_record
-from engine.messages import LANGUAGES
-from engine.ranking import Base, Entrant, GameRanking, GameScores, Rules, Score, TieBreak, rank_game
-from results.exports import RESULTS_FORMAT
+from engine.ranking import Base, Entrant, GameRanking, GameScores, Rules, TieBreak, rank_game
+from results import reading
 from results.models import MergedResults
-from server.writes import ServiceError
+from results.reading import MergeError, Results
 
 
 def rules_from_settings(settings: dict) -> Rules:
-    """The ranking rules a results file carries; a file without them (or with odd values) gets the
-    defaults of §3.4, §3.5 and §4."""
+    """The ranking rules a results file carries (checked against their choices by ``reading``); a file
+    written before it carried them gets the defaults of §3.4, §3.5 and §4."""
     defaults = Rules()
-    number = {k: v for k, v in settings.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
-    try:
-        base = Base(settings.get("percent_base", defaults.base.value))
-        tie_break = TieBreak(settings.get("tie_break", defaults.tie_break.value))
-    except ValueError:
-        base, tie_break = defaults.base, defaults.tie_break
     return Rules(
-        solo_value=number.get("solo_value", defaults.solo_value),
-        solo_min_players=number.get("solo_min_players", defaults.solo_min_players),
-        warning_threshold=number.get("warning_threshold", defaults.warning_threshold),
-        warning_penalty=number.get("warning_penalty", defaults.warning_penalty),
-        base=base,
-        tie_break=tie_break,
+        solo_value=settings.get("solo_value", defaults.solo_value),
+        solo_min_players=settings.get("solo_min_players", defaults.solo_min_players),
+        warning_threshold=settings.get("warning_threshold", defaults.warning_threshold),
+        warning_penalty=settings.get("warning_penalty", defaults.warning_penalty),
+        base=Base(settings.get("percent_base", defaults.base.value)),
+        tie_break=TieBreak(settings.get("tie_break", defaults.tie_break.value)),
     )
-
-
-class MergeError(ServiceError):
-    """Results files that cannot be merged into one ranking.  Like every refusal of the services,
-    ``message`` (an ``engine.messages.Message``) says which file and why: ``message.text("fr")``,
-    ``message.text("en")``."""
 
 
 @dataclass(frozen=True)
@@ -64,28 +50,18 @@ class Merged:
     settings: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class _Results:
-    """One file, read and checked."""
-
-    name: str
-    club: str
-    tournament: str
-    date: str
-    lexicon_name: str
-    lexicon_sha256: str
-    record: engine_record.GameRecord
-    players: tuple[tuple[Entrant, tuple[Score, ...]], ...]
-    settings: dict
-
-
 def results_merge(files: Sequence[tuple[str, bytes]]) -> Merged:
     """Merge the results files ``(file name, bytes)`` of one simultaneous game (§5).  Refused with a
-    ``MergeError`` naming the file at fault unless every file holds the same game, round for round,
-    played with the same word list: otherwise the tops, hence the percentages, would not compare."""
+    ``MergeError`` naming the file at fault unless each is a sound results file within the limits
+    (``reading``) and every file holds the same game, round for round, played with the same word list:
+    otherwise the tops, hence the percentages, would not compare."""
     if len(files) < 2:
         raise MergeError("merge_too_few", count=len(files))
-    read = [_read_results(index, name, data) for index, (name, data) in enumerate(files)]
+    reading.check_sizes([(name, len(data)) for name, data in files])
+    read: list[Results] = []
+    for index, (name, data) in enumerate(files):
+        room = reading.MAX_PLAYERS - sum(len(results.players) for results in read)
+        read.append(reading.read_results(index, name, data, room=room))
     for other in read[1:]:
         _check_same_game(read[0], other)
     players = [player for results in read for player in results.players]
@@ -110,74 +86,7 @@ def merged_ranking(merged: Merged, rules: Rules | None = None) -> GameRanking:
     return rank_game(merged.entrants, merged.scores, rules or rules_from_settings(merged.settings))
 
 
-def _read_results(index: int, name: str, data: bytes) -> _Results:
-    try:
-        obj = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise MergeError("merge_not_json", file=name) from None
-    if not isinstance(obj, dict) or obj.get("format") != RESULTS_FORMAT:
-        raise MergeError("merge_format", file=name, format=RESULTS_FORMAT)
-    try:
-        record = engine_record.parse(_field(name, obj, "game", dict))
-    except engine_record.RecordError as error:
-        reasons = {f"reason_{lang}": error.message.text(lang) for lang in LANGUAGES}
-        raise MergeError("merge_game_invalid", file=name, **reasons) from None
-    club = _field(name, obj, "club", str)
-    lexicon = _field(name, obj, "lexicon", dict)
-    players = _field(name, obj, "players", list)
-    return _Results(
-        name=name,
-        club=club,
-        tournament=_field(name, obj, "tournament", str),
-        date=_field(name, obj, "date", str),
-        lexicon_name=_field(name, lexicon, "name", str),
-        lexicon_sha256=_field(name, lexicon, "sha256", str),
-        record=record,
-        settings=obj["settings"] if isinstance(obj.get("settings"), dict) else {},
-        players=tuple(
-            _read_player(name, (index, position), p, club, len(record.rounds))
-            for position, p in enumerate(players)
-        ),
-    )
-
-
-def _read_player(
-    name: str, key: tuple, obj: object, club: str, rounds: int
-) -> tuple[Entrant, tuple[Score, ...]]:
-    entrant = Entrant(
-        key=key,
-        name=_field(name, obj, "name", str),
-        table=_field(name, obj, "table", int),
-        club=_field(name, obj, "club", str) or club,
-        series=_field(name, obj, "series", str),
-        category=_field(name, obj, "category", str),
-    )
-    scores = _field(name, obj, "scores", list)
-    if len(scores) != rounds or not all(_is_score(s) for s in scores):
-        raise MergeError("merge_malformed", file=name, key="scores")
-    return entrant, tuple(Score(paid, warning) for paid, warning in scores)
-
-
-def _field(name: str, obj: object, key: str, kind: type):
-    """``obj[key]`` when it is of ``kind``; a ``bool`` is no ``int`` here, though Python says so."""
-    value = obj.get(key) if isinstance(obj, dict) else None
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise MergeError("merge_malformed", file=name, key=key)
-    return value
-
-
-def _is_score(value: object) -> bool:
-    """``[paid, warning]``: a whole number and a boolean."""
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and isinstance(value[0], int)
-        and not isinstance(value[0], bool)
-        and isinstance(value[1], bool)
-    )
-
-
-def _check_same_game(first: _Results, other: _Results) -> None:
+def _check_same_game(first: Results, other: Results) -> None:
     if other.lexicon_sha256 != first.lexicon_sha256:
         raise MergeError(
             "merge_lexicon", file=other.name, first=first.name,
@@ -193,7 +102,7 @@ def _check_same_game(first: _Results, other: _Results) -> None:
         )  # fmt: skip
 
 
-def _list_name(results: _Results) -> str:
+def _list_name(results: Results) -> str:
     """The list's name and the start of its checksum, which tells apart two lists of the same name."""
     return f"{results.lexicon_name} {results.lexicon_sha256[:12]}"
 
@@ -214,5 +123,9 @@ def _top(r: engine_record.RecordRound) -> str:
 
 
 def merged_results(merged: MergedResults) -> Merged:
-    """The clubs' files kept with the merge, read again (they were checked when it was made)."""
-    return results_merge([(f["name"], f["data"].encode("utf-8")) for f in merged.files])
+    """The clubs' files kept with the merge, read again: checked when it was made, they are refused
+    now (``merge_unreadable``) only if kept before the checks of ``reading``."""
+    try:
+        return results_merge([(f["name"], f["data"].encode("utf-8")) for f in merged.files])
+    except MergeError as error:
+        raise MergeError.because("merge_unreadable", error.message) from None

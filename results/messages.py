@@ -56,5 +56,85 @@ register(
             "en": "The file '{file}' does not hold the same game as '{first}': round {round}, top "
             "{found} instead of {expected}.",
         },
+        # A results file read as strictly as a prepared game (reading.py): its limits, then its contents.
+        "merge_too_many_files": {
+            "fr": "Une fusion prend au plus {limit} fichiers (ici {count}).",
+            "en": "A merge takes at most {limit} files (here {count}).",
+        },
+        "merge_file_too_big": {
+            "fr": "Le fichier « {file} » est trop gros : au plus {limit} Mo par fichier.",
+            "en": "The file '{file}' is too big: at most {limit} MB per file.",
+        },
+        "merge_files_too_big": {
+            "fr": "Les fichiers sont trop gros ensemble : au plus {limit} Mo en tout.",
+            "en": "The files are too big together: at most {limit} MB in all.",
+        },
+        "merge_file_players": {
+            "fr": "Le fichier « {file} » a {count} joueurs : au plus {limit} par fichier.",
+            "en": "The file '{file}' has {count} players: at most {limit} per file.",
+        },
+        "merge_players": {
+            "fr": "Avec le fichier « {file} », la fusion dépasse {limit} joueurs en tout.",
+            "en": "With the file '{file}', the merge goes over {limit} players in all.",
+        },
+        "merge_duplicate_key": {
+            "fr": "Le fichier « {file} » donne deux fois « {key} ».",
+            "en": "The file '{file}' gives '{key}' twice.",
+        },
+        "merge_unknown_key": {
+            "fr": "Le fichier « {file} » a une clé inconnue : « {key} ».",
+            "en": "The file '{file}' has an unknown key: '{key}'.",
+        },
+        "merge_char": {
+            "fr": "Le fichier « {file} » : « {key} » contient un caractère interdit ({char}).",
+            "en": "The file '{file}': '{key}' holds a forbidden character ({char}).",
+        },
+        "merge_long": {
+            "fr": "Le fichier « {file} » : « {key} » a plus de {limit} caractères.",
+            "en": "The file '{file}': '{key}' is over {limit} characters.",
+        },
+        "merge_date": {
+            "fr": "Le fichier « {file} » : date « {value} » illisible (AAAA-MM-JJ).",
+            "en": "The file '{file}': cannot read the date '{value}' (YYYY-MM-DD).",
+        },
+        "merge_setting": {
+            "fr": "Le fichier « {file} » : le réglage « {key} » vaut « {value} » ; attendu : {expected}.",
+            "en": "The file '{file}': the setting '{key}' is '{value}'; expected: {expected}.",
+        },
+        "merge_top_range": {
+            "fr": "Le fichier « {file} » : le top du coup {round} dépasse {limit} points.",
+            "en": "The file '{file}': the top of round {round} is over {limit} points.",
+        },
+        "merge_player_char": {
+            "fr": "Le fichier « {file} », joueur {player} : « {key} » contient un caractère interdit "
+            "({char}).",
+            "en": "The file '{file}', player {player}: '{key}' holds a forbidden character ({char}).",
+        },
+        "merge_player_long": {
+            "fr": "Le fichier « {file} », joueur {player} : « {key} » a plus de {limit} caractères.",
+            "en": "The file '{file}', player {player}: '{key}' is over {limit} characters.",
+        },
+        "merge_player_name": {
+            "fr": "Le fichier « {file} », joueur {player} : nom vide.",
+            "en": "The file '{file}', player {player}: empty name.",
+        },
+        "merge_player_category": {
+            "fr": "Le fichier « {file} », joueur {player} : catégorie « {value} » inconnue.",
+            "en": "The file '{file}', player {player}: unknown category '{value}'.",
+        },
+        "merge_player_table": {
+            "fr": "Le fichier « {file} », joueur {player} : table {table} hors de 1 à {max}.",
+            "en": "The file '{file}', player {player}: table {table} is not between 1 and {max}.",
+        },
+        "merge_player_score": {
+            "fr": "Le fichier « {file} », joueur {player} : coup {round}, score {score} hors de 0 à {top} "
+            "(le top).",
+            "en": "The file '{file}', player {player}: round {round}, score {score} is not between 0 and "
+            "{top} (the top).",
+        },
+        "merge_unreadable": {
+            "fr": "Cette fusion ne se relit plus : {reason_fr}",
+            "en": "This merge can no longer be read: {reason_en}",
+        },
     }
 )

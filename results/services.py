@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from results import merges, sheets
+from results import merges, reading, sheets
 from results.models import MergedResults, Printout
 from server.writes import ServiceError, task
 from tournaments.models import Game, Tournament
@@ -92,6 +92,5 @@ def merge_create(*, files: list[tuple[str, bytes]], created_by) -> MergedResults
     """Keep the clubs' results files once they are known to be the same game (same tops everywhere,
     §5); refused with the reason otherwise."""
     merges.results_merge(files)  # a MergeError (a ServiceError) says which file and why
-    return MergedResults.objects.create(
-        created_by=created_by, files=[{"name": name, "data": data.decode("utf-8")} for name, data in files]
-    )
+    kept = [{"name": reading.file_name(name), "data": data.decode("utf-8")} for name, data in files]
+    return MergedResults.objects.create(created_by=created_by, files=kept)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from results import exports, merges, services, sheets
 from results.forms import MergeForm, PrintoutForm
 from results.models import MergedResults, Printout
+from server.converters import IdConverter
 from server.writes import ServiceError
 from tournaments import services as tournament_services
 from tournaments import standings
@@ -92,6 +93,8 @@ def printout_request(request, pk: int):
         raise Http404
     game = None
     if request.POST.get("game"):
+        if not IdConverter.accepts(request.POST["game"]):
+            raise Http404
         game = get_object_or_404(Game, pk=request.POST["game"], tournament=tournament)
     try:
         printout = services.printout_request(tournament=tournament, game=game, **form.cleaned_data)
@@ -167,7 +170,10 @@ def merge_create(request):
 @login_required
 def merge_detail(request, pk: int):
     merged = get_object_or_404(MergedResults, pk=pk)
-    ranking = merges.merged_ranking(merges.merged_results(merged))
+    try:
+        ranking = merges.merged_ranking(merges.merged_results(merged))
+    except ServiceError as error:
+        return _merge_unreadable(request, error)
     return render(
         request,
         "results/merge_detail.html",
@@ -182,8 +188,18 @@ def merge_detail(request, pk: int):
 @login_required
 def merge_export(request, pk: int, what: str):
     merged = get_object_or_404(MergedResults, pk=pk)
-    result = merges.merged_results(merged)
+    try:
+        result = merges.merged_results(merged)
+    except ServiceError as error:
+        return _merge_unreadable(request, error)
     ranking = merges.merged_ranking(result)
     if what == "pdf":
         return _download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
     return _ranking_export(what, ranking, f"fusion-{merged.pk}", "fr")
+
+
+def _merge_unreadable(request, error: ServiceError):
+    """A merge kept before its files were checked as strictly as they are now: said, and the files
+    can be sent again."""
+    messages.error(request, error.text())
+    return redirect("results:merge_create")

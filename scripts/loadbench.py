@@ -115,8 +115,9 @@ class Reply:
 class Connection:
     """One HTTP/1.1 connection kept alive between requests (asyncio streams)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, local_address: str | None = None):
         self.port = port
+        self.local_address = local_address
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = False
@@ -128,7 +129,8 @@ class Connection:
 
     async def send(self, data: bytes) -> None:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            local = (self.local_address, 0) if self.local_address else None
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=local)
             self.used = False
         self.writer.write(data)
         await self.writer.drain()
@@ -171,9 +173,12 @@ class Browser:
     """One browser: its cookies, and its connections to the server kept alive; a request made while
     another is under way opens a second connection, as a browser does."""
 
-    def __init__(self, port: int, timeout: float = 60.0):
+    def __init__(self, port: int, timeout: float = 60.0, local_address: str | None = None):
         self.port = port
         self.timeout = timeout
+        #: The address this browser connects from: each phone its own, as on a club's Wi-Fi (the
+        #: laptop server caps the connections of one address).
+        self.local_address = local_address
         self.cookies: dict[str, str] = {}
         self.idle: list[Connection] = []
 
@@ -212,7 +217,7 @@ class Browser:
         response).  Every request is recorded in ``bucket``; failures return None."""
         body = urllib.parse.urlencode(form).encode() if form is not None else b""
         data = self._head(method, path, body, headers or {}) + body
-        conn = self.idle.pop() if self.idle else Connection(self.port)
+        conn = self.idle.pop() if self.idle else Connection(self.port, self.local_address)
         sent, start = time.time(), time.perf_counter()
         for attempt in (1, 2):
             reused = conn.used and conn.writer is not None
@@ -333,7 +338,7 @@ class Phone:
     def __init__(self, index: int, token: str, port: int, seed: int, join_at: float):
         self.index = index
         self.token = token
-        self.browser = Browser(port)
+        self.browser = Browser(port, local_address=f"127.1.{index // 250}.{index % 250 + 1}")
         self.seed = seed
         self.join_at = join_at
         self.csrf = ""
@@ -1229,13 +1234,25 @@ def serve_embedded(port: int, connection_limit: int, mode: str, out: str, thread
 
     from arbiter.wsgi import application
     from server import arrival
-    from server.management.commands.serve import CONNECTION_LIMIT, THREADS
+    from server.management.commands.serve import (
+        CONNECTION_LIMIT,
+        CONNECTIONS_PER_ADDRESS,
+        MAX_REQUEST_BYTES,
+        THREADS,
+    )
 
     threads, connection_limit = threads or THREADS, connection_limit or CONNECTION_LIMIT
     call_command("serve", no_serve=True)
     app = ProfiledApp(application, Path(out), mode == "profile") if mode != "-" else application
     server = arrival.create_server(
-        app, host="0.0.0.0", port=port, threads=threads, ident="arbiter", connection_limit=connection_limit
+        app,
+        host="0.0.0.0",
+        port=port,
+        threads=threads,
+        ident="arbiter",
+        connection_limit=connection_limit,
+        connections_per_address=CONNECTIONS_PER_ADDRESS,
+        max_request_body_size=MAX_REQUEST_BYTES,
     )
     server.run()
 

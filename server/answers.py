@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.utils.html import escape
 
@@ -41,3 +42,19 @@ def _page_before(request) -> str:
     if referer.netloc == request.get_host() and referer.path.startswith("/"):
         return referer.path
     return "/"
+
+
+def login_locked(request, original_response=None, credentials=None) -> HttpResponse:
+    """``settings.AXES_LOCKOUT_CALLABLE``: too many wrong passwords from this address or for this
+    account.  429 with ``Retry-After``, the sentence in the interface's language and the wait."""
+    minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+    lang = interface_language()
+    body = escape(Message("login_locked", {"minutes": minutes}).text(lang))
+    response = HttpResponse(
+        f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>429</title>'
+        f'<p class="error" role="alert">{body}</p></html>',
+        status=429,
+    )
+    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return response

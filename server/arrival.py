@@ -71,13 +71,15 @@ def wait_is_over(cutoff: datetime, now: datetime) -> bool:
 
 
 def create_server(application, **options):
-    """``waitress.create_server`` whose requests carry their arrival time and whose slips are kept in
-    the waiting list until answered: waitress's own channel, parser and task, each extended by one
-    step (waitress is pinned in requirements.txt; tests/tournaments/test_arrival.py runs it)."""
-    from waitress import create_server as waitress_server
-    from waitress.channel import HTTPChannel
+    """The laptop's server (``server.waitress.create_server``, held against slow and idle clients,
+    with its options) whose requests carry their arrival time and whose slips are kept in the
+    waiting list until answered: its channel, and waitress's own parser and task, each extended by
+    one step (waitress is pinned in requirements.txt; tests/server/test_arrival.py runs it)."""
     from waitress.parser import HTTPRequestParser
     from waitress.task import WSGITask
+
+    from server.waitress import GuardedChannel
+    from server.waitress import create_server as guarded_server
 
     class StampedParser(HTTPRequestParser):
         received_at: float | None = None
@@ -103,13 +105,8 @@ def create_server(application, **options):
             finally:
                 slip_answered(self.request)
 
-    class StampedChannel(HTTPChannel):
+    class StampedChannel(GuardedChannel):
         parser_class = StampedParser
         task_class = StampedTask
 
-    server = waitress_server(application, **options)
-    servers = [server, *getattr(server, "map", {}).values()]
-    for each in servers:
-        if hasattr(each, "channel_class"):
-            each.channel_class = StampedChannel
-    return server
+    return guarded_server(application, channel_class=StampedChannel, **options)

@@ -11,5 +11,15 @@ register(
             "Nothing was saved.",
         },
         "csrf_reload": {"fr": "Recharger la page", "en": "Reload the page"},
+        "text_too_long": {
+            "fr": "Texte trop long pour « {field} » : {limit} caractères au plus.",
+            "en": "Text too long for '{field}': {limit} characters at most.",
+        },
+        "login_locked": {
+            "fr": "Trop d'essais de mot de passe depuis cet appareil ou pour ce compte : réessayez dans "
+            "{minutes} min.",
+            "en": "Too many password attempts from this device or for this account: try again in "
+            "{minutes} min.",
+        },
     }
 )

@@ -27,7 +27,12 @@ def qr_svg(url: str) -> str:
 class PlayerCard:
     player: Player
     url: str
-    qr: str
+
+    @property
+    def qr(self) -> str:
+        """The link's QR code, drawn when a page shows it: the table cards do, the tournament page
+        (a link per player, 2,000 players and more) does not."""
+        return qr_svg(self.url)
 
     @property
     def category(self) -> str:
@@ -36,9 +41,9 @@ class PlayerCard:
 
 
 def player_cards(tournament: Tournament, base_url: str) -> list[PlayerCard]:
-    """Each player with the absolute join link and its QR code, by table number."""
-    cards = []
-    for player in tournament.players.order_by("table_number", "id"):
-        url = base_url.rstrip("/") + join_path(player)
-        cards.append(PlayerCard(player, url, qr_svg(url)))
-    return cards
+    """Each player with the absolute join link (and its QR code on demand), by table number."""
+    base = base_url.rstrip("/")
+    return [
+        PlayerCard(player, base + join_path(player))
+        for player in tournament.players.order_by("table_number", "id")
+    ]

@@ -5,10 +5,17 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine import record as engine_record
 from engine.categories import categories
+from engine.lexicon import LexiconError
+from engine.lexicon.normalize import check_file_size
+from engine.messages import Message
 from lexicons.models import LexiconList
+from server.converters import IdConverter
 from server.language import interface_language
-from tournaments.models import Player, Tournament
+from server.writes import ServiceError
+from tournaments.models import MAX_TABLE, Player, Tournament
+from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
 
@@ -19,8 +26,18 @@ def read_upload(upload, limit: int = MAX_UPLOAD) -> bytes:
     return upload.read()
 
 
+class IdChoiceField(forms.ModelChoiceField):
+    """A row chosen by its id, an id the databases can hold (``server.converters``): anything else
+    is an invalid choice, never a database error."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not IdConverter.accepts(value):
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return super().to_python(value)
+
+
 class TournamentForm(forms.ModelForm):
-    lexicon = forms.ModelChoiceField(
+    lexicon = IdChoiceField(
         LexiconList.objects.order_by("name", "id"),
         label=_("dictionnaire"),
         required=False,
@@ -29,11 +46,15 @@ class TournamentForm(forms.ModelForm):
     lexicon_file = forms.FileField(
         label=_("ou une liste de mots à envoyer"),
         required=False,
-        help_text=_("Un mot par ligne, texte brut ; remplace le choix ci-dessus."),
+        help_text=_(
+            "Un mot par ligne, en texte (UTF-8, Latin-1 ou UTF-16) ou compressé en gzip, 16 Mo au plus ; "
+            "remplace le choix ci-dessus."
+        ),
     )
     warning_threshold = forms.IntegerField(
         label=_("avertissements tolérés"),
         min_value=0,
+        max_value=99,
         initial=3,
         help_text=_("3 par défaut ; 5 en blitz si vous laissez 3."),
     )
@@ -65,8 +86,16 @@ class TournamentForm(forms.ModelForm):
             self.fields["lexicon"].initial = default_lexicon.pk
 
     def clean_lexicon_file(self):
+        """The list's name and bytes, refused by its size before it is read (the other limits:
+        ``lexicons.services.lexicon_upload``)."""
         upload = self.cleaned_data.get("lexicon_file")
-        return (upload.name, read_upload(upload)) if upload else None
+        if not upload:
+            return None
+        try:
+            check_file_size(upload.size)
+        except LexiconError as error:
+            raise forms.ValidationError(_refusal("lexicon_refused", error.message)) from None
+        return (upload.name, upload.read())
 
     def clean(self):
         cleaned = super().clean()
@@ -118,7 +147,11 @@ def category_choices() -> list[tuple[str, str]]:
 
 class PlayerForm(forms.ModelForm):
     table_number = forms.IntegerField(
-        label=_("table"), required=False, min_value=1, help_text=_("vide : la première table libre")
+        label=_("table"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TABLE,
+        help_text=_("vide : la première table libre"),
     )
     category = forms.ChoiceField(label=_("catégorie"), required=False, choices=category_choices)
 
@@ -130,7 +163,7 @@ class PlayerForm(forms.ModelForm):
 class PlayerEditForm(PlayerForm):
     """A player's details corrected: every field, the table included."""
 
-    table_number = forms.IntegerField(label=_("table"), min_value=1)
+    table_number = forms.IntegerField(label=_("table"), min_value=1, max_value=MAX_TABLE)
 
 
 class PlayersCsvForm(forms.Form):
@@ -138,9 +171,27 @@ class PlayersCsvForm(forms.Form):
         label=_("fichier CSV"),
         help_text=_("Colonnes : nom, club, licence, série, catégorie, table (virgule ou point-virgule)."),
     )
+    #: How many of a refused file's problems the page lists; the others are counted.
+    SHOWN_PROBLEMS = 50
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.problems: list[str] = []
+        self.more_problems = 0
 
     def clean_file(self):
-        return read_upload(self.cleaned_data["file"], 2 * 1024 * 1024)
+        upload = self.cleaned_data["file"]
+        if upload.size > players_csv.MAX_CSV_BYTES:  # said before a byte is read
+            raise forms.ValidationError(ServiceError("csv_too_big", limit=players_csv.MAX_CSV_MB).text())
+        return read_upload(upload, players_csv.MAX_CSV_BYTES)
+
+    def refuse(self, error: ServiceError) -> None:
+        """The service's refusal under the field, then the first bad rows and how many more."""
+        self.add_error("file", error.text())
+        lang = interface_language()
+        problems = [message.text(lang) for message in getattr(error, "rows", ())]
+        self.problems = problems[: self.SHOWN_PROBLEMS]
+        self.more_problems = len(problems) - len(self.problems)
 
 
 class GameStartForm(forms.Form):
@@ -154,19 +205,32 @@ class GameStartForm(forms.Form):
     prepared = forms.FileField(
         label=_("partie préparée (facultatif)"),
         required=False,
-        help_text=_("Un enregistrement de partie (JSON) ; il fixe les tirages de chaque coup."),
+        help_text=_(
+            "Un enregistrement de partie (JSON, 256 Ko au plus) ; il fixe les tirages de chaque coup."
+        ),
     )
 
     def typed(self) -> bool:
         return self.cleaned_data.get("source") == "typed"
 
     def clean_prepared(self):
+        """The record's bytes, refused by their size before they are read (the rest:
+        ``engine.record.parse``)."""
         upload = self.cleaned_data.get("prepared")
-        return read_upload(upload, 2 * 1024 * 1024) if upload else None
+        if not upload:
+            return None
+        if upload.size > engine_record.MAX_BYTES:
+            raise forms.ValidationError(_refusal("game_prepared_invalid", engine_record.TOO_BIG))
+        return upload.read()
+
+
+def _refusal(code: str, reason: Message) -> str:
+    """A service's refusal of an upload, said by the form in the interface's language."""
+    return ServiceError.because(code, reason).text()
 
 
 class DrawForm(forms.Form):
-    expected_number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    expected_number = forms.IntegerField(min_value=1, max_value=1000, widget=forms.HiddenInput)
     rack = forms.CharField(
         label=_("tirage saisi"),
         required=False,
@@ -179,11 +243,11 @@ class DrawForm(forms.Form):
 
 
 class PlaceTopForm(forms.Form):
-    index = forms.IntegerField(min_value=0, initial=0)
+    index = forms.IntegerField(min_value=0, max_value=10_000, initial=0)
 
 
 class SlipForm(forms.Form):
     """A paper slip or a correction: the table number and the slip as written (``H4 MOT 24``)."""
 
-    table_number = forms.IntegerField(label=_("table"), min_value=1)
+    table_number = forms.IntegerField(label=_("table"), min_value=1, max_value=MAX_TABLE)
     text = forms.CharField(label=_("bulletin"), max_length=200)

@@ -145,5 +145,77 @@ register(
         },
         # Said by the phone's script of a rack tile the slip being typed uses (player.js).
         "phone_tile_used": {"fr": "dans le bulletin", "en": "in the slip"},
+        # Said by the phone's live region to a screen reader (player_access.js).
+        "phone_new_rack": {"fr": "Nouveau tirage :", "en": "New rack:"},
+        "phone_thirty": {"fr": "Trente secondes.", "en": "Thirty seconds."},
+        "phone_time_up": {"fr": "Temps écoulé.", "en": "Time is up."},
+        "phone_across": {"fr": "horizontal", "en": "across"},
+        "phone_down": {"fr": "vertical", "en": "down"},
+        # The CSV player import (services/players_csv.py): the file, then each bad row.
+        "csv_rows_refused": {
+            "fr": "Lignes refusées : {count}. Rien n'a été importé : corrigez le fichier et envoyez-le "
+            "à nouveau.",
+            "en": "Rows refused: {count}. Nothing was imported: correct the file and send it again.",
+        },
+        "csv_too_big": {
+            "fr": "Fichier CSV trop gros : au plus {limit} Mo.",
+            "en": "CSV file too big: at most {limit} MB.",
+        },
+        "csv_too_many_rows": {
+            "fr": "Le fichier a plus de {limit} joueurs : au plus {limit} par import. Rien n'a été importé.",
+            "en": "The file has more than {limit} players: at most {limit} per import. Nothing was imported.",
+        },
+        "csv_binary": {
+            "fr": "Ce fichier n'est pas du texte : enregistrez la liste au format CSV depuis le tableur.",
+            "en": "This file is not text: save the list as CSV from the spreadsheet.",
+        },
+        "csv_encoding": {
+            "fr": "Le fichier commence comme un texte {encoding} mais ne se lit pas ainsi : "
+            "enregistrez-le à nouveau au format CSV (UTF-8).",
+            "en": "The file starts as {encoding} text but does not read as such: save it again as CSV "
+            "(UTF-8).",
+        },
+        "csv_no_name_column": {
+            "fr": "La ligne d'en-tête n'a pas de colonne « nom ».",
+            "en": "The header row has no 'name' column.",
+        },
+        "csv_row_unreadable": {
+            "fr": "Ligne {line} : illisible (un champ trop long, ou des guillemets mal fermés).",
+            "en": "Line {line}: unreadable (a field too long, or quotes left open).",
+        },
+        "csv_extra_cells": {
+            "fr": "Ligne {line} : plus de {count} colonnes.",
+            "en": "Line {line}: more than {count} columns.",
+        },
+        "csv_no_name": {"fr": "Ligne {line} : nom vide.", "en": "Line {line}: empty name."},
+        "csv_too_long": {
+            "fr": "Ligne {line} : {column_fr} de plus de {limit} caractères.",
+            "en": "Line {line}: {column_en} over {limit} characters.",
+        },
+        "csv_char": {
+            "fr": "Ligne {line} : {column_fr} avec un caractère interdit ({char}).",
+            "en": "Line {line}: {column_en} with a forbidden character ({char}).",
+        },
+        "csv_table_range": {
+            "fr": "Ligne {line} : table {value} hors de 1 à {max}.",
+            "en": "Line {line}: table {value} is not between 1 and {max}.",
+        },
+        "csv_table_taken": {
+            "fr": "Ligne {line} : la table {table} est déjà prise.",
+            "en": "Line {line}: table {table} is taken.",
+        },
+        "csv_table_twice": {
+            "fr": "Ligne {line} : la table {table} est déjà donnée ligne {first}.",
+            "en": "Line {line}: table {table} is already given on line {first}.",
+        },
+        "csv_no_free_table": {
+            "fr": "Ligne {line} : plus de table libre jusqu'à {max}.",
+            "en": "Line {line}: no free table up to {max}.",
+        },
+        "csv_tables_changed": {
+            "fr": "Une table a été prise pendant l'import : rien n'a été importé, envoyez le fichier à "
+            "nouveau.",
+            "en": "A table was taken during the import: nothing was imported, send the file again.",
+        },
     }
 )

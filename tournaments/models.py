@@ -93,6 +93,10 @@ class Tournament(models.Model):
         return self.name
 
 
+#: Table numbers as players, cards and paper slips carry them.
+MAX_TABLE = 9_999
+
+
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("nom"), max_length=120)

@@ -104,7 +104,7 @@ def test_a_restart_mid_round_keeps_the_rack_the_slips_and_the_deadline(server, t
     assert (after.rack, after.tiles, after.deadline, after.status) == (
         rnd.rack, rnd.tiles, rnd.deadline, Round.Status.RUNNING,
     )  # fmt: skip
-    shown = re.findall(r'<li class="tile">([A-Z])<sub>', page) + ["?"] * page.count('class="tile joker"')
+    shown = re.findall(r'<li class="tile">([A-Z])<sub ', page) + ["?"] * page.count('class="tile joker"')
     assert sorted(shown) == sorted(rnd.rack.replace("+", "").replace("-", ""))
     remaining = float(re.search(r'data-remaining="([0-9.]+)"', page).group(1))
     assert 150 <= remaining <= 180  # counted from the stored deadline, not restarted

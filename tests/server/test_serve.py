@@ -40,8 +40,8 @@ def test_a_second_start_prints_a_password_change_command_that_works_as_written(t
     )  # fmt: skip
     assert changed.returncode == 0, changed.stderr
     check = (
-        "import django; django.setup(); from django.contrib.auth import authenticate; "
-        "print(authenticate(username='arbitre', password='un-nouveau-secret') is not None)"
+        "import django; django.setup(); from django.contrib.auth.models import User; "
+        "print(User.objects.get(username='arbitre').check_password('un-nouveau-secret'))"
     )
     env["DJANGO_SETTINGS_MODULE"] = "arbiter.settings"
     verified = subprocess.run(

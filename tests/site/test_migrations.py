@@ -16,11 +16,10 @@ from django.utils import timezone
 
 from engine import draw as engine_draw
 from engine.board import Board
-from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH
+from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
 from engine.notation import parse_rack
 from engine.record import check, parse
 from engine.scoring import apply
-from lexicons.loaded import engine_lexicon_from_path
 from tournaments.plays import play_json
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
@@ -43,7 +42,7 @@ def _played_game(apps) -> dict:
     """Two rounds of the first reference game placed, three players' graded slips, a correction, a
     printout and a merge, written with the models as the previous schema had them."""
     user = apps.get_model("auth", "User").objects.create(username="arbitre", password="!")
-    lexicon = engine_lexicon_from_path(DEFAULT_PATH, DEFAULT_NAME)
+    lexicon = Lexicon.from_file(DEFAULT_PATH, DEFAULT_NAME)
     row = apps.get_model("tournaments", "LexiconList").objects.create(
         name=DEFAULT_NAME, sha256=lexicon.sha256, word_count=lexicon.word_count, path=str(DEFAULT_PATH)
     )

@@ -247,7 +247,7 @@ def test_the_category_comes_from_the_category_table(tournament):
     data = "Nom;Catégorie\nÉlise;Vermeil\nMarc;Grand maître\n".encode()
     with pytest.raises(services.ServiceError) as refused:
         services.players_import_csv(tournament=tournament, data=data)
-    assert refused.value.message.text("fr").startswith("Ligne 3")
+    assert [row.params["line"] for row in refused.value.rows] == [3]
 
 
 def test_the_results_file_names_the_organising_club(tournament, game):

@@ -159,13 +159,15 @@ def test_players_are_imported_from_a_csv_file(arbiter_client, tournament):
     assert list(tournament.players.values_list("name", "table_number")) == [("Marc", 1), ("Élise Dupré", 7)]
 
 
-def test_the_tournament_page_shows_each_players_join_link_and_its_qr_code(
+def test_the_tournament_page_shows_each_players_join_link_and_edit_link_but_no_qr_code(
     arbiter_client, tournament, players
 ):
+    """The QR codes are drawn on the table cards page only: 2,000 of them made an 18 MB page."""
     page = arbiter_client.get(reverse("tournaments:tournament_detail", args=[tournament.pk])).content.decode()
     for player in players:
         assert f"/j/{player.token}/" in page
-    assert page.count("<svg") == len(players)
+        assert reverse("tournaments:player_edit", args=[player.pk]) in page
+    assert "<svg" not in page
 
 
 def test_the_table_cards_page_prints_one_card_per_player_with_its_qr_code(
@@ -176,7 +178,7 @@ def test_the_table_cards_page_prints_one_card_per_player_with_its_qr_code(
     ).content.decode()
     assert page.count('class="table-card"') == 3 and page.count("<svg") == 3
     assert f"http://192.168.1.20:8000/j/{players[1].token}/" in page
-    assert "@media print" not in page and "window.print()" in page
+    assert "@media print" not in page and "data-print" in page  # the script prints (no inline handler)
 
 
 # -- starting a game -----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 part of the evening.  Rules are the engine's (``../shared/rules/duplicate.md``); these functions load
 rows, call the engine, and store results.  A refusal is a ``server.writes.ServiceError``.
 
-- ``registration``: tournaments and players (one by one, or from a CSV), their settings and details
-  changed, a player removed;
+- ``registration``: tournaments and players one by one, their settings and details changed, a player
+  removed; ``players_csv``: players from a spreadsheet's CSV;
 - ``games``: a game started, ended (by the rules or the arbiter), abandoned or deleted;
 - ``draws``: each round's rack drawn, typed from a physical bag or replayed, a round cancelled;
 - ``tops``: the round's top searched while the players think, queued to a worker or run here;
@@ -18,11 +18,11 @@ The names below are the room's services and the refusal they raise, so a caller 
 from server.writes import ServiceError
 from tournaments.services.draws import DrawOutcome, round_cancel, round_draw
 from tournaments.services.games import game_abandon, game_delete, game_end, game_start
+from tournaments.services.players_csv import CsvRefused, players_import_csv
 from tournaments.services.registration import (
     player_register,
     player_remove,
     player_update,
-    players_import_csv,
     tournament_create,
     tournament_create_with_list,
     tournament_locked,
@@ -44,6 +44,7 @@ from tournaments.services.slips import (
 from tournaments.services.tops import round_compute_top, round_requeue_top
 
 __all__ = [
+    "CsvRefused",
     "DrawOutcome",
     "ServiceError",
     "game_abandon",

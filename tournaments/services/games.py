@@ -24,8 +24,10 @@ def game_start(
     typed: bool = False,
 ) -> Game:
     """A new game: random racks by the rules, racks the arbiter types from a physical bag
-    (``typed``), or a prepared game's racks replayed (§5).  A prepared game that does not replay is
-    refused with the round and the reason."""
+    (``typed``), or a prepared game's racks replayed (§5).  A prepared game is read within the
+    limits of ``engine.record`` (size, nesting, rounds, texts a database holds: a NUL or half of a
+    UTF-16 pair is refused, not cleaned) and replayed before the room's write lock is taken; one that
+    does not replay is refused with the round and the reason."""
     record = None
     if prepared is not None:
         try:
@@ -37,16 +39,17 @@ def game_start(
         source = Game.Source.PREPARED
     else:
         source = Game.Source.TYPED if typed else Game.Source.RANDOM
-    number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    return Game.objects.create(
-        tournament=tournament,
-        number=number,
-        source=source,
-        seed=seed if seed is not None else secrets.randbelow(2**62),
-        prepared=engine_record.to_dict(record) if record else None,
-        bag=list(engine_draw.Bag.full().tiles()),
-        board=Board().cells,
-    )
+    with writing():
+        number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        return Game.objects.create(
+            tournament=tournament,
+            number=number,
+            source=source,
+            seed=seed if seed is not None else secrets.randbelow(2**62),
+            prepared=engine_record.to_dict(record) if record else None,
+            bag=list(engine_draw.Bag.full().tiles()),
+            board=Board().cells,
+        )
 
 
 def game_end_if_over(game: Game, last: Round) -> bool:

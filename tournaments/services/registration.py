@@ -1,15 +1,13 @@
-"""Registration: tournaments and players, one by one or from a spreadsheet's CSV; their settings and
-details changed when the arbiter made a mistake; a player without slips removed."""
+"""Registration: tournaments and players one by one (a spreadsheet's CSV: ``players_csv``); their settings
+and details changed when the arbiter made a mistake; a player without slips removed."""
 
 from __future__ import annotations
-
-import csv
-import io
 
 from engine import grading as engine_grading
 from engine.categories import category_code
 from lexicons.models import LexiconList
 from lexicons.services import lexicon_upload
+from server.text import clean_text
 from server.writes import ServiceError, writing
 from tournaments.models import Player, Round, Submission, Tournament
 
@@ -93,7 +91,10 @@ def player_register(
 
 def _player_fields(*, name: str, category: str = "", **fields) -> dict:
     """A player's details as stored: a name, and a category of the category table, by its code."""
-    name = name.strip()
+    name = clean_text(name).strip()
+    fields = {
+        key: clean_text(value).strip() if isinstance(value, str) else value for key, value in fields.items()
+    }
     if not name:
         raise ServiceError("player_no_name")
     code = category_code(category)
@@ -123,53 +124,3 @@ def player_remove(*, player: Player) -> None:
         if Submission.objects.filter(player=player).exists():
             raise ServiceError("player_has_slips", name=player.name)
         player.delete()
-
-
-CSV_FIELDS = ("name", "club", "licence", "series", "category", "table_number")
-
-_CSV_HEADERS = {
-    "nom": "name", "name": "name", "club": "club", "licence": "licence", "license": "licence",
-    "série": "series", "serie": "series", "series": "series", "catégorie": "category",
-    "categorie": "category", "category": "category", "table": "table_number",
-}  # fmt: skip
-
-
-def players_import_csv(*, tournament: Tournament, data: bytes) -> list[Player]:
-    """Players from a spreadsheet's CSV (comma or semicolon, UTF-8 or Latin-1); all or nothing."""
-    with writing():
-        return _players_import(tournament, data)
-
-
-def _players_import(tournament: Tournament, data: bytes) -> list[Player]:
-    text = _decode_csv(data)
-    dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
-    reader = csv.reader(io.StringIO(text), dialect)
-    rows = [row for row in reader if any(cell.strip() for cell in row)]
-    if not rows:
-        raise ServiceError("csv_empty")
-    header = [_CSV_HEADERS.get(cell.strip().lower()) for cell in rows[0]]
-    if "name" not in header:
-        header, body = ["name", "club", "licence", "series", "category", "table_number"], rows
-    else:
-        body = rows[1:]
-    players = []
-    for line, row in enumerate(body, 2 if body is not rows else 1):
-        fields = {key: cell.strip() for key, cell in zip(header, row) if key}
-        table = fields.pop("table_number", "")
-        if table and not table.isdigit():
-            raise ServiceError("csv_table", line=line, value=table)
-        if category_code(fields.get("category", "")) is None:
-            raise ServiceError("csv_category", line=line, value=fields["category"])
-        players.append(
-            player_register(tournament=tournament, table_number=int(table) if table else None, **fields)
-        )
-    return players
-
-
-def _decode_csv(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")

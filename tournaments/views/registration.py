@@ -135,7 +135,7 @@ def players_import(request, pk: int):
         try:
             added = services.players_import_csv(tournament=tournament, data=form.cleaned_data["file"])
         except ServiceError as error:
-            form.add_error("file", error.text())
+            form.refuse(error)
         else:
             count = len(added)
             text = ngettext("%(count)s joueur importé.", "%(count)s joueurs importés.", count)

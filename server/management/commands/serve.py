@@ -45,7 +45,17 @@ def _quoted(text: str) -> str:
 
 
 #: Open connections waitress accepts: a few per phone of the biggest room the laptop is meant for.
+#: Beyond it a newcomer makes room (server/waitress.py): the limit never locks a phone out.
 CONNECTION_LIMIT = 1000
+#: Open connections of one client address (on the club's Wi-Fi each phone has its own).  A browser
+#: opens at most 6 per host, 12 when it keeps a second pool for requests without cookies; twice
+#: that and more leaves room for a second browser and for connections a phone left behind when its
+#: Wi-Fi dropped.  One more from the same address closes that address's oldest waiting connection.
+CONNECTIONS_PER_ADDRESS = 32
+#: A request's body, at most: the biggest upload the forms take is 20 MB (a word list: 16 MB; see the
+#: README's "Limits"), which they refuse with a sentence; waitress answers 413 beyond this, before
+#: buffering a gigabyte to disk.
+MAX_REQUEST_BYTES = 40 * 1024 * 1024
 #: Threads serving requests.  One process runs Python on one core at a time: every thread more adds
 #: switching (each database call hands the interpreter to another thread).  scripts/loadbench.py,
 #: 300 phones: 2 threads answered 99 % of polls within 160 ms, 4 threads within 740 ms; one thread
@@ -80,7 +90,8 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(
-                "  " + _("Compte arbitre : « %(username)s » (mot de passe déjà donné). Pour le changer :")
+                "  "
+                + _("Compte arbitre : « %(username)s » (mot de passe déjà donné). Pour le changer :")
                 % {"username": "arbitre"}
             )
             self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
@@ -96,13 +107,16 @@ class Command(BaseCommand):
         application = get_wsgi_application()
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
-        # queued for a thread in the last second is not late.
+        # queued for a thread in the last second is not late.  Slow and idle clients are dropped
+        # after short timeouts, and no address holds more than its share (server/waitress.py).
         server = arrival.create_server(
             application,
             host="0.0.0.0",
             port=port,
             threads=threads,
             connection_limit=CONNECTION_LIMIT,
+            connections_per_address=CONNECTIONS_PER_ADDRESS,
+            max_request_body_size=MAX_REQUEST_BYTES,
             ident="arbiter",
         )
         server.run()
