@@ -9,4 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tournaments.urls")),
     path("", include("results.urls")),
+    path("", include("review.urls")),
+    path("", include("training.urls")),
 ]

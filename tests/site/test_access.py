@@ -21,6 +21,7 @@ from django.urls import URLPattern, reverse
 from django.utils import timezone
 
 from results.urls import urlpatterns as results_urlpatterns
+from review.urls import urlpatterns as review_urlpatterns
 from tests.live_services import require_port
 from tournaments import services
 from tournaments.models import Player, Round, Submission
@@ -226,11 +227,15 @@ _PLAYER_NAMES = {p.name for p in player_urlpatterns}
 def _arbiter_urls(ids: dict[str, int]) -> list[str]:
     """Every named route of the rooms' urls.py but the player's, with ids of real rows."""
     urls = []
-    rooms = [("tournaments", tournament_urlpatterns), ("results", results_urlpatterns)]
+    rooms = [
+        ("tournaments", tournament_urlpatterns),
+        ("results", results_urlpatterns),
+        ("review", review_urlpatterns),
+    ]
     for namespace, patterns in rooms:
         for pattern in patterns:
             assert isinstance(pattern, URLPattern)
-            if pattern.name in _PLAYER_NAMES:
+            if pattern.name in _PLAYER_NAMES or "token" in pattern.pattern.converters:
                 continue
             kwargs = {}
             for name in pattern.pattern.converters:

@@ -1,0 +1,76 @@
+"""The training's start form: which game, which word list, the time per round, topping or not."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine import record as engine_record
+from lexicons.models import LexiconList
+from server.writes import ServiceError
+from tournaments.forms import IdChoiceField
+from training.games import MAX_SEED, club_games
+
+
+class StartForm(forms.Form):
+    SOURCES = [
+        ("random", _("une nouvelle partie tirée au hasard")),
+        ("club", _("une partie jouée au club")),
+        ("file", _("un fichier de partie préparée")),
+    ]
+    TIMINGS = [(180, _("3 minutes")), (120, _("2 minutes")), (60, _("1 minute")), (0, _("sans limite"))]
+
+    source = forms.ChoiceField(label=_("partie"), choices=SOURCES, initial="random", widget=forms.RadioSelect)
+    seed = forms.IntegerField(
+        label=_("numéro de la partie au hasard (facultatif)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_SEED,
+        help_text=_("Le même numéro donne la même partie : donnez-le à vos amis."),
+    )
+    game = forms.ChoiceField(label=_("partie du club"), required=False)
+    record = forms.FileField(
+        label=_("fichier de partie préparée"),
+        required=False,
+        help_text=_("Un enregistrement de partie (JSON, 256 Ko au plus)."),
+    )
+    lexicon = IdChoiceField(
+        LexiconList.objects.order_by("name", "id"),
+        label=_("dictionnaire (partie au hasard ou fichier)"),
+        required=False,
+        empty_label=None,
+    )
+    seconds = forms.TypedChoiceField(
+        label=_("temps par coup"), choices=TIMINGS, coerce=int, initial=180, widget=forms.RadioSelect
+    )
+    topping = forms.BooleanField(
+        label=_("topping : le coup s'arrête au top trouvé, le score est le temps mis"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = list(club_games())
+        self.fields["game"].choices = [("", "—")] + [
+            (str(g.pk), f"{g} ({g.tournament.date:%d/%m/%Y})") for g in games
+        ]
+        if not games:
+            self.fields["source"].choices = [c for c in self.SOURCES if c[0] != "club"]
+
+    def clean_record(self):
+        upload = self.cleaned_data.get("record")
+        if not upload:
+            return None
+        if upload.size > engine_record.MAX_BYTES:
+            raise forms.ValidationError(
+                ServiceError.because("training_file_invalid", engine_record.TOO_BIG).text()
+            )
+        return upload.read()
+
+    def clean(self):
+        data = super().clean()
+        source = data.get("source")
+        if source == "club" and not data.get("game"):
+            self.add_error("game", ServiceError("training_game_missing").text())
+        if source == "file" and not data.get("record"):
+            self.add_error("record", ServiceError("training_file_missing").text())
+        return data

@@ -1,0 +1,143 @@
+"""The games one trains on, all read as game records (formats/game-record.md) and replayed by the
+engine: a finished game of the club, a prepared game file, or a new random game drawn by the rules
+from a seed (the seed is shown, so friends play the same game)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.core.cache import cache
+
+from engine import record as engine_record
+from engine.board import Board
+from engine.cli import play_game
+from engine.lexicon import Lexicon
+from engine.movegen import Position
+from engine.notation import RackText
+from engine.play import Play
+from engine.scoring import apply
+from lexicons.loaded import engine_lexicon, lexicon_default_row
+from lexicons.models import LexiconList
+from results.exports import game_record
+from server.writes import ServiceError
+from tournaments.models import Game
+
+#: A random game's record is kept a week: friends playing the same seed pay its search once.
+RANDOM_SECONDS = 7 * 24 * 3600
+#: A seed as people write it: up to 9 digits.
+MAX_SEED = 999_999_999
+#: Rounds of a training game (its state is a cookie: a whole game's slips must fit in it).
+MAX_ROUNDS = 40
+
+
+@dataclass(frozen=True)
+class TrainingGame:
+    """A game replayed: each round's rack and the move placed after it (the top, for the club's and
+    random games; the record's move for a prepared file, §5)."""
+
+    title: str
+    record: engine_record.GameRecord
+    plays: tuple[Play, ...]
+    lexicon: Lexicon
+    seed: int | None = None
+
+    @cached_property
+    def key(self) -> str:
+        """Names the game for the caches: its record and its word list."""
+        text = json.dumps(engine_record.to_dict(self.record), sort_keys=True) + self.lexicon.sha256
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    @property
+    def rounds(self) -> int:
+        return len(self.plays)
+
+    def rack(self, number: int) -> RackText:
+        return self.record.rounds[number - 1].rack
+
+    def board_before(self, number: int) -> Board:
+        board = Board()
+        for play in self.plays[: number - 1]:
+            apply(board, play)
+        return board
+
+    def position(self, number: int) -> Position:
+        return Position(
+            self.board_before(number), self.rack(number).tiles, self.lexicon, first_move=number == 1
+        )
+
+
+def _replayed(
+    data: dict | bytes | str, lexicon: Lexicon, title: str, seed: int | None = None
+) -> TrainingGame:
+    try:
+        record = engine_record.parse(data)
+        replay = engine_record.check(record, lexicon)
+    except engine_record.RecordError as error:
+        raise ServiceError.because("training_file_invalid", error.message) from None
+    if len(record.rounds) > MAX_ROUNDS:
+        raise ServiceError("training_too_long", rounds=MAX_ROUNDS)
+    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed)
+
+
+def club_game(game_id: int) -> TrainingGame:
+    """A finished game of the club, as its record."""
+    game = Game.objects.select_related("tournament__lexicon").filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("training_game_gone")
+    if game.status != Game.Status.ENDED:
+        raise ServiceError("training_game_not_over")
+    try:
+        data = game_record(game)
+    except ServiceError:
+        raise ServiceError("training_game_gone") from None
+    return _replayed(data, engine_lexicon(game.tournament.lexicon), str(game))
+
+
+def club_games():
+    """The club's finished games, newest first: what a player may train on."""
+    return (
+        Game.objects.filter(status=Game.Status.ENDED, rounds__status="placed")
+        .select_related("tournament")
+        .distinct()
+        .order_by("-tournament__date", "-pk")[:200]
+    )
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randint(1, MAX_SEED)
+
+
+def random_game(seed: int, row: LexiconList | None = None) -> TrainingGame:
+    """The game drawn by the rules from ``seed`` (``python -m engine play --seed``), kept a week."""
+    row = row or lexicon_default_row()
+    lexicon = engine_lexicon(row)
+    key = f"training-random:{row.sha256}:{seed}"
+    data = cache.get(key)
+    if data is None:
+        data = engine_record.to_dict(play_game(seed, lexicon))
+        cache.set(key, data, RANDOM_SECONDS)
+    return _replayed(data, lexicon, "", seed)
+
+
+def keep_file(record: dict) -> str:
+    """A prepared game file's record kept in the cache (a week) under its checksum, which the player's
+    cookie carries instead of the whole record."""
+    key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:32]
+    cache.set(f"training-file:{key}", record, RANDOM_SECONDS)
+    return key
+
+
+def file_game(data: bytes | str | dict, row: LexiconList | None = None) -> TrainingGame:
+    """A prepared game file (its bytes, its record, or the checksum ``keep_file`` gave), replayed with
+    the chosen list."""
+    if isinstance(data, str) and len(data) == 32 and not data.lstrip().startswith("{"):
+        kept = cache.get(f"training-file:{data}")
+        if kept is None:
+            raise ServiceError("training_game_gone")
+        data = kept
+    row = row or lexicon_default_row()
+    return _replayed(data, engine_lexicon(row), "")

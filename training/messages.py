@@ -1,0 +1,68 @@
+"""Sentences of training, French first (registered with the engine's catalogue)."""
+
+from engine.messages import register
+
+register(
+    {
+        "training_closed": {
+            "fr": "L'entraînement n'est ouvert qu'aux comptes du club : connectez-vous.",
+            "en": "Training is open to the club's accounts only: log in.",
+        },
+        "training_none": {
+            "fr": "Aucun entraînement en cours : choisissez une partie.",
+            "en": "No training under way: choose a game.",
+        },
+        "training_game_gone": {
+            "fr": "Cette partie n'est plus disponible : choisissez-en une autre.",
+            "en": "This game is no longer available: choose another one.",
+        },
+        "training_game_not_over": {
+            "fr": "Seule une partie terminée peut servir à l'entraînement.",
+            "en": "Only a finished game can be used for training.",
+        },
+        "training_file_invalid": {
+            "fr": "Partie préparée refusée : {reason_fr}",
+            "en": "Prepared game refused: {reason_en}",
+        },
+        "training_file_missing": {
+            "fr": "Choisissez le fichier de la partie préparée.",
+            "en": "Choose the prepared game's file.",
+        },
+        "training_game_missing": {
+            "fr": "Choisissez une partie du club.",
+            "en": "Choose one of the club's games.",
+        },
+        "training_too_long": {
+            "fr": "Cette partie est trop longue pour l'entraînement (au plus {rounds} coups).",
+            "en": "This game is too long for training (at most {rounds} rounds).",
+        },
+        "training_round_over": {
+            "fr": "Ce coup est terminé : passez au suivant.",
+            "en": "This round is over: go on to the next one.",
+        },
+        "training_late": {
+            "fr": "Temps écoulé : bulletin arrivé après la fin du coup.",
+            "en": "Time is up: the slip arrived after the round ended.",
+        },
+        "training_not_top": {
+            "fr": "{paid} points : ce n'est pas le top, cherchez encore.",
+            "en": "{paid} points: not the top, keep looking.",
+        },
+        "training_topped": {
+            "fr": "Top trouvé en {seconds} s.",
+            "en": "Top found in {seconds} s.",
+        },
+        "training_topping_timeout": {
+            "fr": "Temps écoulé : {seconds} s comptées ({limit} s et {penalty} s de pénalité).",
+            "en": "Time is up: {seconds} s counted ({limit} s and a {penalty} s penalty).",
+        },
+        "training_gave_up": {
+            "fr": "Abandonné : {seconds} s comptées ({penalty} s de pénalité en plus).",
+            "en": "Given up: {seconds} s counted (a {penalty} s penalty added).",
+        },
+        "training_no_slip": {
+            "fr": "Pas de bulletin : 0.",
+            "en": "No slip: 0.",
+        },
+    }
+)
