@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
+from engine.notation import NotationError
 from engine.ranking import rounded
-from tournaments import standings
+from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
 from tournaments.room import current_round_recent
@@ -122,6 +123,17 @@ class Screen:
         """The board's 225 cells, worked out only when the board is drawn (phones showing the same
         board share one drawing: ``views.player._board_html``)."""
         return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles)
+
+    @property
+    def spoken(self) -> str:
+        """The rack as the arbiter says it (``announce``: "Algérie A." …), a sentence a line, for the
+        phone's voice."""
+        if self.round is None or self.phase not in (Phase.DRAWN, Phase.RUNNING):
+            return ""
+        try:
+            return "\n".join(announce.rack_sentences(self.round.rack))
+        except NotationError:
+            return ""
 
     @property
     def clock(self) -> str:

@@ -151,7 +151,16 @@ def test_an_evening_drawn_from_a_physical_bag(live_server, laptop, phone, artifa
 
 
 def _watched(page: Page, problems: list[str]) -> Page:
+    """A page whose script errors, server errors and Content-Security-Policy refusals fail the test."""
     page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"{page.url}: {message.text}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
     page.on(
         "response",
         lambda response: (

@@ -204,28 +204,47 @@ def _create_tournament(page: Page) -> None:
 
 
 def _register_players(page: Page) -> dict[str, str]:
-    """Add the players one by one; return each one's join link as the page shows it (path only)."""
+    """Add the players one by one; return each one's join link as the page shows it (path only).
+    The page shows no QR code; the table cards page draws each link's."""
     for name in PLAYERS:
         page.locator("#id_name").fill(name)
         page.get_by_role("button", name="Ajouter", exact=True).click()
         expect(page.locator(".messages")).to_contain_text(f"{name} ajouté(e)")
     rows = page.locator("table.players tbody tr")
     expect(rows).to_have_count(3)
-    links = {}
+    expect(page.locator("table.players svg")).to_have_count(0)
+    links, hrefs = {}, {}
     for index, name in enumerate(PLAYERS):
         row = rows.nth(index)
         expect(row.locator("td").nth(0)).to_have_text(str(index + 1))
         expect(row.locator("td").nth(1)).to_have_text(name)
-        href = row.locator("td.link a").get_attribute("href")
+        href = hrefs[name] = row.locator("td.link a").get_attribute("href")
         assert row.locator("td.link a").inner_text() == href
-        expect(row.locator(".qr svg")).to_have_count(1)
         # The link names the laptop's network address (the arbiter browses it as localhost); the
         # phones here reach the test server at its own address, by the same path.
         path = urlsplit(href).path
         assert path.startswith("/j/") and path.endswith("/") and len(path) > 20, href
         links[name] = path
     assert len(set(links.values())) == 3
+    _check_table_cards(page, hrefs)
     return links
+
+
+def _check_table_cards(page: Page, hrefs: dict[str, str]) -> None:
+    """The table cards, opened from the tournament page: a card per player, by table, with the link
+    the tournament page shows and its QR code."""
+    with page.context.expect_page() as opened:
+        page.get_by_role("link", name="Imprimer les cartes de table").click()
+    cards_page = opened.value
+    cards = cards_page.locator("article.table-card")
+    expect(cards).to_have_count(3)
+    for index, name in enumerate(PLAYERS):
+        card = cards.nth(index)
+        expect(card.locator(".table-number")).to_contain_text(str(index + 1))
+        expect(card.locator(".player-name")).to_have_text(name)
+        expect(card.locator(".url")).to_have_text(hrefs[name])
+        expect(card.locator(".qr svg")).to_have_count(1)
+    cards_page.close()
 
 
 def _start_prepared_game(page: Page) -> None:
@@ -293,7 +312,7 @@ def _check_graded_slips(page: Page, number: int) -> None:
 
 def _check_ranking(page: Page, number: int) -> None:
     top, expected = RANKING[number]
-    expect(page.locator(".side h3")).to_contain_text(f"top {top}")
+    expect(page.locator(".side h2")).to_contain_text(f"top {top}")
     rows = page.locator("table.ranking tbody tr")
     expect(rows).to_have_count(3)
     for index, (rank, name, total, negative, percent) in enumerate(expected):

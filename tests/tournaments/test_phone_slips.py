@@ -89,7 +89,7 @@ def test_the_rack_shows_a_blank_as_a_joker_tile(client, players, tournament):
     html = client.get(_page(players[0])).content.decode()
     joker = re.search(r'<li class="tile joker">(.*?)</li>', html).group(1)
     assert joker == '<span aria-hidden="true">?</span><span class="sr">joker</span>'
-    assert len(re.findall(r'<li class="tile">[A-Z]<sub>', html)) == 6
+    assert len(re.findall(r'<li class="tile">[A-Z]<sub ', html)) == 6
 
 
 def test_the_page_says_how_to_write_a_slip_with_a_joker_and_the_score(client, players, game, tournament):

@@ -96,7 +96,7 @@ def test_the_player_session_opens_no_arbiter_page(client, players):
 def test_the_page_shows_the_rack_the_board_and_the_clock(client, players, game):
     rnd = _running(game)
     html = client.get(_page(players[0])).content.decode()
-    rack = re.findall(r'<li class="tile">([A-Z])<sub>', html)
+    rack = re.findall(r'<li class="tile">([A-Z])<sub ', html)
     assert "".join(sorted(rack)) == "".join(sorted(ch for ch in rnd.rack if ch.isalpha()))
     assert html.count("data-sq=") == 225
     assert 'class="c star"' in html

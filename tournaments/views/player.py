@@ -46,6 +46,8 @@ def _unknown(request):
 
 
 _guarded = ratelimit.guard_token(SESSION_KEY, _too_many)
+#: For the other rooms' pages reached by a join link (the review): the same brake, the same 404.
+token_guard, unknown_token = _guarded, _unknown
 
 
 def _close_if_due(tournament_id: int) -> room.Signature:
@@ -64,6 +66,11 @@ SCRIPT_TEXTS = {
     "given-up": "phone_given_up",
     "refused": "phone_refused",
     "tile-used": "phone_tile_used",
+    "new-rack": "phone_new_rack",
+    "thirty": "phone_thirty",
+    "time-up": "phone_time_up",
+    "across": "phone_across",
+    "down": "phone_down",
 }
 
 

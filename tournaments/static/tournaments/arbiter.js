@@ -55,3 +55,8 @@ document.addEventListener("click", function (event) {
   var panel = document.getElementById("slip-history");
   if (panel) panel.textContent = "";
 });
+
+// The table cards' "Imprimer" button (no inline handler: the Content-Security-Policy forbids them).
+document.addEventListener("click", function (event) {
+  if (event.target.closest("[data-print]")) window.print();
+});

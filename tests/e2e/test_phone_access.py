@@ -1,0 +1,123 @@
+"""Issue 15 on a 360-px phone: the board is a grid of named squares walked with the arrow keys, Enter
+on a square sets the reference (a second time turns it), the rack is read with its values, a new
+rack, the end of the round and the result are said in the live region, the rack is heard the
+arbiter's way, and large print stays on the phone with no control cut off."""
+
+from __future__ import annotations
+
+import datetime
+from contextlib import contextmanager
+
+from django.contrib.auth.models import User
+from django.db import connections
+from playwright.sync_api import Page, expect
+
+from lexicons.loaded import lexicon_default_row
+from tournaments import services
+
+#: speechSynthesis recorded (as in test_bag_evening).
+VOICE = """
+window.__spoken = [];
+class RecordedUtterance { constructor(text) { this.text = text; } }
+window.SpeechSynthesisUtterance = RecordedUtterance;
+Object.defineProperty(window, "speechSynthesis", { value: {
+  speak(u) { window.__spoken.push(u.text); }, cancel() {}, getVoices() { return []; }
+} });
+"""
+
+expect.set_options(timeout=10_000)
+
+
+@contextmanager
+def _orm():
+    try:
+        yield
+    finally:
+        connections.close_all()
+
+
+def _announced(page: Page, text: str) -> None:
+    expect(page.locator("#player-announce")).to_contain_text(text)
+
+
+def _no_control_cut_off(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, width
+    for box in page.locator("#player-slip input:visible, #player-slip button:visible, .tools button").all():
+        bounds = box.bounding_box()
+        assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= 360, bounds
+        assert bounds["height"] >= 44, bounds
+
+
+def test_a_player_plays_by_keyboard_and_screen_reader_in_large_print(live_server, phone, artifacts):
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="x-secret-123")
+        tournament = services.tournament_create(
+            created_by=arbiter, lexicon=lexicon_default_row(), name="Soirée", date=datetime.date(2026, 11, 26)
+        )
+        alice = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, seed=2026)
+    context = phone()
+    context.add_init_script(VOICE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Alice")
+    grid = page.get_by_role("grid", name="Grille")
+    expect(grid.get_by_role("row")).to_have_count(16)
+    expect(grid.get_by_role("columnheader")).to_have_count(15)
+    expect(grid.get_by_role("rowheader")).to_have_count(15)
+
+    with _orm():
+        rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+        services.round_start(round_id=rnd.pk)
+        top = rnd.tops[0]
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    _announced(page, "Nouveau tirage")
+    rack = page.get_by_role("list", name="Tirage")
+    expect(rack.get_by_role("listitem")).to_have_count(7)
+    first = rack.get_by_role("listitem").first
+    assert "point" in first.inner_text() or "joker" in first.text_content()
+
+    # The board by keyboard: H8 by its name, one step right, Enter sets H9 across, again H9 down.
+    centre = grid.get_by_role("gridcell", name="H8, mot compte double, vide", exact=True)
+    expect(centre).to_have_attribute("tabindex", "0")
+    centre.focus()
+    page.keyboard.press("ArrowRight")
+    h9 = grid.get_by_role("gridcell", name="H9, vide", exact=True)
+    expect(h9).to_be_focused()
+    page.keyboard.press("Enter")
+    slip = page.get_by_label("Référence et mot")
+    expect(slip).to_have_value("H9 ")
+    _announced(page, "H9 horizontal")
+    h9.focus()
+    page.keyboard.press(" ")
+    expect(slip).to_have_value("9H ")
+    _announced(page, "9H vertical")
+
+    # The rack heard the arbiter's way.
+    page.get_by_role("button", name="Écouter le tirage").click()
+    spoken = page.evaluate("window.__spoken")
+    assert spoken and all(sentence.endswith(".") for sentence in spoken), spoken
+
+    # Large print, remembered after a reload; nothing wider than the phone.
+    page.get_by_role("button", name="Grands caractères").click()
+    expect(page.get_by_role("button", name="Grands caractères")).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("body")).to_have_class("player large")
+    slip = page.get_by_label("Référence et mot")
+    slip.fill(f"{top['ref']} {top['word']}")
+    page.get_by_label("Score annoncé").fill(str(top["score"]))
+    _no_control_cut_off(page)
+    page.screenshot(path=str(artifacts / "phone-large-print.png"), full_page=True)
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#player-receipt")).to_contain_text("reçu à")
+
+    # The end of the round and the result, said.
+    with _orm():
+        services.round_close(round_id=rnd.pk)
+    _announced(page, "Temps écoulé")
+    with _orm():
+        services.round_place_top(round_id=rnd.pk)
+    _announced(page, f"{top['score']}")
+    expect(page.locator("#player-announce")).to_contain_text("Total")
+    _no_control_cut_off(page)
