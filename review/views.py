@@ -82,7 +82,6 @@ def _page(request, game: Game, *, player: Player | None, number: int | None, arb
     context["previous_url"] = links["url"](number - 1) if number > 1 else None
     context["next_url"] = links["url"](number + 1) if number < len(rounds) else None
     context["lang"] = lang
-    context["columns"] = range(1, 16)
     return render(request, "review/round.html", context)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
@@ -162,6 +163,25 @@ class Screen:
     def slip_jokers(self) -> list[str]:
         """The letters the stored slip plays with a joker, in upper case."""
         return [letter.upper() for letter, joker in self.slip_letters if joker]
+
+    @property
+    def slip_understood(self) -> str:
+        """The stored slip read back as the server understood it, before the receipt, for a player
+        who does not see the screen (issue 15): "H4 horizontal, JOINTA, joker sur le A, 84 points"."""
+        sub = self.submission
+        if sub is None:
+            return ""
+        if sub.ref:
+            direction = gettext("horizontal") if sub.ref[0].isalpha() else gettext("vertical")
+            parts = [f"{sub.ref} {direction}"]
+        else:
+            parts = [gettext("sans placement")]
+        if sub.word and sub.word != "-":
+            parts.append(sub.word.upper())
+        parts += [gettext("joker sur le %(letter)s") % {"letter": letter} for letter in self.slip_jokers]
+        if sub.claimed is not None:
+            parts.append(ngettext("%(n)d point annoncé", "%(n)d points annoncés", sub.claimed) % {"n": sub.claimed})
+        return ", ".join(parts)
 
 
 def _phase(rnd: Round | None) -> str:

@@ -135,7 +135,7 @@ def training_round(request):
     now = time.time()
     if not current.done and services.time_up(current, now):
         services.training_time_up(current, game, now=now)
-    context = {"current": current, "game": game, "rounds": game.rounds, "columns": range(1, 16)}
+    context = {"current": current, "game": game, "rounds": game.rounds}
     if current.done:
         context.update(_round_context(current, game, current.number))
         context["last"] = current.number == game.rounds
@@ -226,7 +226,7 @@ def training_review(request, number: int):
         return refused
     if not 1 <= number <= len(current.results):
         return redirect("training:end")
-    context = {"current": current, "game": game, "columns": range(1, 16), "lang": interface_language()}
+    context = {"current": current, "game": game, "lang": interface_language()}
     context.update(_round_context(current, game, number))
     context["previous"] = number - 1 if number > 1 else None
     context["next"] = number + 1 if number < len(current.results) else None

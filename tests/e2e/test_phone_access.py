@@ -40,13 +40,31 @@ def _announced(page: Page, text: str) -> None:
     expect(page.locator("#player-announce")).to_contain_text(text)
 
 
-def _no_control_cut_off(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, width
-    for box in page.locator("#player-slip input:visible, #player-slip button:visible, .tools button").all():
+CONTROLS = "#player-slip input:visible, #player-slip button:visible, .tools button"
+
+
+def _no_control_cut_off(page: Page, width: int = 360, target: int = 44) -> None:
+    """Nothing wider than the screen; every control whole on it and at least ``target`` px high."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate(
+        "w => Array.from(document.querySelectorAll('body *'))"
+        ".filter(e => e.getBoundingClientRect().right > w + 0.5 && !e.closest('.board-box, .sr'))"
+        ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))",
+        width,
+    )
+    assert scroll <= width, (scroll, wide)
+    for box in page.locator(CONTROLS).all():
         bounds = box.bounding_box()
-        assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= 360, bounds
-        assert bounds["height"] >= 44, bounds
+        assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= width, bounds
+        assert bounds["height"] >= target and bounds["width"] >= 24, (box.evaluate("e => e.outerHTML"), bounds)
+
+
+def _squares_at_least(page: Page, size: int) -> None:
+    sizes = page.evaluate(
+        "Array.from(document.querySelectorAll('#player-board [data-sq]'),"
+        " c => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height))"
+    )
+    assert len(sizes) == 225 and min(sizes) >= size, min(sizes)
 
 
 def test_a_player_plays_by_keyboard_and_screen_reader_in_large_print(live_server, phone, artifacts):
@@ -108,7 +126,25 @@ def test_a_player_plays_by_keyboard_and_screen_reader_in_large_print(live_server
     slip.fill(f"{top['ref']} {top['word']}")
     page.get_by_label("Score annoncé").fill(str(top["score"]))
     _no_control_cut_off(page)
+    _squares_at_least(page, 24)
     page.screenshot(path=str(artifacts / "phone-large-print.png"), full_page=True)
+    # The square with the focus is scrolled into the board's box (wider than the phone).
+    grid.get_by_role("gridcell", name="H8, mot compte double, vide", exact=True).focus()
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+    o8 = grid.get_by_role("gridcell", name="H15, mot compte triple, vide", exact=True)
+    expect(o8).to_be_focused()
+    expect(o8).to_be_in_viewport(ratio=1)
+
+    # 200 % zoom: the same phone at half its CSS width, in large print and at normal size.
+    page.set_viewport_size({"width": 180, "height": 320})
+    _no_control_cut_off(page, width=180, target=24)
+    page.get_by_role("button", name="Grands caractères").click()
+    expect(page.locator("body")).to_have_class("player")
+    _no_control_cut_off(page, width=180, target=24)
+    page.screenshot(path=str(artifacts / "phone-zoom-200.png"), full_page=True)
+    page.get_by_role("button", name="Grands caractères").click()
+    page.set_viewport_size({"width": 360, "height": 640})
     page.get_by_role("button", name="Envoyer").click()
     expect(page.locator("#player-receipt")).to_contain_text("reçu à")
 

@@ -68,8 +68,10 @@ def test_a_question_mark_after_a_letter_marks_it_played_with_the_joker(client, p
     assert sub.word == "AbC" and sub.slip_text() == "H8 AbC 12"
     # The receipt: the slip as understood, its joker visible (the record's lower case, marked).
     receipt = html[html.index('id="player-receipt"') :]
-    assert '<b>H8 A<span class="joker">b</span>C 12</b> — reçu à' in receipt
+    assert '<b aria-hidden="true">H8 A<span class="joker">b</span>C 12</b> — reçu à' in receipt
     assert "joker : B" in receipt
+    # Read back for a screen reader first, as the server understood it.
+    assert '<span class="sr">H8 horizontal, ABC, joker sur le B, 12 points annoncés</span>' in receipt
     # The board shows the joker as a joker, in the player's colour.
     assert re.search(r'class="c[a-z ]* t b mine" data-sq="\d+">B<', html)
 
@@ -79,6 +81,7 @@ def test_the_receipt_names_every_joker_in_the_pages_language(client, players, ga
     _post(client, players[0], rnd, "h8 a?b?c")
     english = client.get(_page(players[0]), **ENGLISH).content.decode()
     assert "blanks: A, B" in english
+    assert "H8 across, ABC, blank as A, blank as B</span>" in english
     french = client.get(_page(players[0])).content.decode()
     assert "jokers : A, B" in french
 

@@ -49,7 +49,10 @@ def _names(language: str) -> tuple[tuple[str, ...], dict[str, str]]:
             "star": gettext("mot compte double"), "tl": gettext("lettre compte triple"),
             "dl": gettext("lettre compte double"), "": "",
         }  # fmt: skip
-        words = {"empty": gettext("vide"), "joker": gettext("joker"), "mine": gettext("votre bulletin")}
+        words = {
+            "empty": gettext("vide"), "joker": gettext("joker"), "mine": gettext("votre bulletin"),
+            "last": gettext("dernier top"),
+        }  # fmt: skip
     names = []
     for sq in range(CELLS):
         premium = premiums[premium_class(sq)]
@@ -65,18 +68,22 @@ def _label(cell, names: tuple[str, ...], words: dict[str, str]) -> str:
         label += f", {words['joker']}"
     if cell.mark == "mine":
         label += f", {words['mine']}"
+    if cell.last:
+        label += f", {words['last']}"
     return label
 
 
 @register.simple_tag
-def player_board_header() -> SafeString:
-    """The phone's row of column headers."""
-    return mark_safe(_HEADER["grid"].replace("{lab}", "lab"))
+def player_board_header(kind: str = "grid") -> SafeString:
+    """The phone's row of column headers; ``table`` for a board that is only read (the review's)."""
+    return mark_safe(_HEADER[kind].replace("{lab}", "lab"))
 
 
 @register.simple_tag
-def player_board_cells(cells) -> SafeString:
-    """The phone's board squares (``boards.Cell``), row by row, each row led by its letter."""
+def player_board_cells(cells, kind: str = "grid") -> SafeString:
+    """The phone's board squares (``boards.Cell``), row by row, each row led by its letter: the
+    cells of a grid walked with the keyboard, or of a ``table`` only read (the review's)."""
+    role = "cell" if kind == "table" else "gridcell"
     names, words = _names(translation.get_language() or "fr")
     out = []
     for cell in cells:
@@ -94,7 +101,7 @@ def player_board_cells(cells) -> SafeString:
         if cell.last:
             classes += " last"
         out.append(
-            f'<span role="gridcell" aria-label="{_label(cell, names, words)}"'
+            f'<span role="{role}" aria-label="{_label(cell, names, words)}"'
             f' class="{classes}" data-sq="{cell.sq}">{_text(cell.letter)}</span>'
         )
     if cells:
