@@ -180,7 +180,8 @@ class Screen:
             parts.append(sub.word.upper())
         parts += [gettext("joker sur le %(letter)s") % {"letter": letter} for letter in self.slip_jokers]
         if sub.claimed is not None:
-            parts.append(ngettext("%(n)d point annoncé", "%(n)d points annoncés", sub.claimed) % {"n": sub.claimed})
+            claimed = ngettext("%(n)d point annoncé", "%(n)d points annoncés", sub.claimed)
+            parts.append(claimed % {"n": sub.claimed})
         return ", ".join(parts)
 
 

@@ -98,7 +98,8 @@ def test_a_blind_player_plays_three_rounds_by_the_accessibility_tree(live_server
         expect(tiles).to_have_count(len(rack))
         heard = [tile.text_content() for tile in tiles.all()]
         for letter, said in zip(sorted(rack), sorted(heard)):
-            assert ("joker" in said) if letter == "?" else (said.startswith(letter) and "point" in said), heard
+            read = "joker" in said if letter == "?" else said.startswith(letter) and "point" in said
+            assert read, heard
 
         # The reference found on the board by the squares' names, the word and score typed, sent.
         _walk_to(blind, top["ref"])
@@ -129,7 +130,8 @@ def test_a_blind_player_plays_three_rounds_by_the_accessibility_tree(live_server
         # A square of a tile the top put down now says its letter and that it is the last top's.
         sq = top["tiles"][0][0]
         name = f"{ROWS[sq // 15]}{sq % 15 + 1}"
-        expect(_square(blind, name)).to_have_accessible_name(re.compile(rf"^{name}, (.+, )?[A-Z](, joker)?, dernier top$"))
+        said_square = re.compile(rf"^{name}, (.+, )?[A-Z](, joker)?, dernier top$")
+        expect(_square(blind, name)).to_have_accessible_name(said_square)
 
     said = blind.get_by_role("status", name="Annonces").text_content()
     shown = sighted.locator("#player-status .standing").inner_text()

@@ -56,7 +56,8 @@ def _no_control_cut_off(page: Page, width: int = 360, target: int = 44) -> None:
     for box in page.locator(CONTROLS).all():
         bounds = box.bounding_box()
         assert bounds and bounds["x"] >= 0 and bounds["x"] + bounds["width"] <= width, bounds
-        assert bounds["height"] >= target and bounds["width"] >= 24, (box.evaluate("e => e.outerHTML"), bounds)
+        html = box.evaluate("e => e.outerHTML")
+        assert bounds["height"] >= target and bounds["width"] >= 24, (html, bounds)
 
 
 def _squares_at_least(page: Page, size: int) -> None:
