@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "axes",
     # The rooms, lowest first (.importlinter: a room imports only the rooms below it).
     "server",
+    "clubs",
     "lexicons",
     "tournaments",
     "results",

@@ -16,6 +16,9 @@ class LexiconList(models.Model):
     #: Where the list's bytes are kept (the shipped file's path, or an uploaded copy under MEDIA_ROOT).
     path = models.CharField(max_length=500)
     uploaded_at = models.DateTimeField(auto_now_add=True)
+    #: The clubs that uploaded the list (``clubs``): only they play with it.  None: the shipped list,
+    #: or one uploaded before clubs existed, for every club.
+    clubs = models.ManyToManyField("clubs.Club", blank=True, related_name="+")
 
     class Meta:
         db_table = "tournaments_lexiconlist"

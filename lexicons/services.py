@@ -9,6 +9,7 @@ import unicodedata
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import Q
 
 from engine.lexicon import Lexicon, LexiconError
 from engine.lexicon.normalize import list_text, read_words
@@ -20,13 +21,14 @@ from server.writes import ServiceError, writing
 NAME_LENGTH = LexiconList._meta.get_field("name").max_length
 
 
-def lexicon_upload(*, name: str, data: bytes) -> LexiconList:
+def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
     """Store a club's word list (gzip or text, in any encoding a French list comes in) and keep it
     loaded.  Everything costly happens before the room's write lock: the file is read within the
     limits of ``engine.lexicon.normalize.ListLimits`` and the graph built (``ServiceError``
     ``lexicon_refused`` saying the limit passed); only the row's insert waits for the lock.  What is
     kept on disk is the normalized list (one word per line, named by its sha256), written once the
-    list is accepted and removed if its row cannot be made."""
+    list is accepted and removed if its row cannot be made.  ``club``: the ``clubs.Club`` that
+    sent it, which plays with it from now on (the same words sent by two clubs: one list, both's)."""
     try:
         words = read_words(data)
         if not words:
@@ -35,6 +37,7 @@ def lexicon_upload(*, name: str, data: bytes) -> LexiconList:
         sha256 = hashlib.sha256(text).hexdigest()
         known = LexiconList.objects.filter(sha256=sha256).first()
         if known is not None:
+            _shared_with(known, club)
             return known  # the same words: the same list, whatever its name
         lexicon = Lexicon.from_normalized(words, lexicon_name(name))
     except LexiconError as error:
@@ -50,9 +53,22 @@ def lexicon_upload(*, name: str, data: bytes) -> LexiconList:
         if written:
             path.unlink(missing_ok=True)
         raise
+    _shared_with(row, club)
     lexicon.cache_for(text)
     lexicon_keep(lexicon, key=row.sha256)
     return row
+
+
+def _shared_with(row: LexiconList, club) -> None:
+    if club is not None:
+        with writing():
+            row.clubs.add(club)
+
+
+def lexicons_of(clubs):
+    """The word lists these clubs play with: theirs, and the shipped list (no club: everyone's)."""
+    shared_or_theirs = Q(clubs__isnull=True) | Q(clubs__in=clubs)
+    return LexiconList.objects.filter(shared_or_theirs).distinct().order_by("name", "id")
 
 
 def lexicon_name(name: str) -> str:

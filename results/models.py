@@ -73,6 +73,8 @@ class MergedResults(models.Model):
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The club that made the merge (``clubs``): only its members see it.
+    owner = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="+")
     #: [{"name": file name, "data": the file's JSON text}], in upload order.
     files = models.JSONField()
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
+from clubs.access import home_club
 from results import merges, reading, sheets
 from results.models import MergedResults, Printout
 from server.writes import ServiceError, task
@@ -88,9 +89,10 @@ def _progress(printout_id: int):
     return report
 
 
-def merge_create(*, files: list[tuple[str, bytes]], created_by) -> MergedResults:
+def merge_create(*, files: list[tuple[str, bytes]], created_by, owner=None) -> MergedResults:
     """Keep the clubs' results files once they are known to be the same game (same tops everywhere,
     §5); refused with the reason otherwise."""
     merges.results_merge(files)  # a MergeError (a ServiceError) says which file and why
     kept = [{"name": reading.file_name(name), "data": data.decode("utf-8")} for name, data in files]
-    return MergedResults.objects.create(created_by=created_by, files=kept)
+    owner = owner or home_club(created_by)
+    return MergedResults.objects.create(created_by=created_by, owner=owner, files=kept)

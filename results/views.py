@@ -5,12 +5,14 @@ Thin views: rankings read through ``tournaments.standings``, writes through ``se
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from clubs.access import members_only
+from clubs.models import Role
 from results import exports, merges, services, sheets
+from results.access import for_arbiter
 from results.forms import MergeForm, PrintoutForm
 from results.models import MergedResults, Printout
 from server.converters import IdConverter
@@ -34,7 +36,7 @@ def _game(pk: int) -> Game:
     return get_object_or_404(Game.objects.select_related("tournament__lexicon"), pk=pk)
 
 
-@login_required
+@for_arbiter("game")
 def game_results(request, pk: int):
     """The game's ranking, redrawn after every round (htmx polls the results key)."""
     game = _game(pk)
@@ -57,7 +59,7 @@ def game_results(request, pk: int):
     return render(request, "results/game_results.html", context)
 
 
-@login_required
+@for_arbiter("tournament")
 def tournament_results(request, pk: int):
     """The tournament's ranking over all its games (§4), redrawn after every round."""
     tournament = get_object_or_404(Tournament.objects.select_related("lexicon"), pk=pk)
@@ -84,7 +86,7 @@ def tournament_results(request, pk: int):
 # -- printouts -----------------------------------------------------------------------------------
 
 
-@login_required
+@for_arbiter("tournament")
 @require_POST
 def printout_request(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -104,7 +106,7 @@ def printout_request(request, pk: int):
     return redirect("results:printout_detail", pk=printout.pk)
 
 
-@login_required
+@for_arbiter("printout")
 def printout_detail(request, pk: int):
     """The build's progress (polled while it runs), then the link to the PDF."""
     printout = get_object_or_404(Printout.objects.select_related("tournament", "game").defer("pdf"), pk=pk)
@@ -112,7 +114,7 @@ def printout_detail(request, pk: int):
     return render(request, template, {"printout": printout, "tournament": printout.tournament})
 
 
-@login_required
+@for_arbiter("printout")
 def printout_pdf(request, pk: int):
     printout = get_object_or_404(Printout, pk=pk, status=Printout.Status.DONE)
     return _download(printout.filename, "application/pdf", bytes(printout.pdf), inline=True)
@@ -121,7 +123,7 @@ def printout_pdf(request, pk: int):
 # -- exports -------------------------------------------------------------------------------------
 
 
-@login_required
+@for_arbiter("game")
 def game_export(request, pk: int, what: str):
     """The game record (replayable, §5), the results file for a merge, the ranking as CSV or as the
     federation's file."""
@@ -134,7 +136,7 @@ def game_export(request, pk: int, what: str):
     return _ranking_export(what, ranking, f"partie-{game.number}", game.tournament.sheet_language)
 
 
-@login_required
+@for_arbiter("tournament")
 def tournament_export(request, pk: int, what: str):
     tournament = get_object_or_404(Tournament, pk=pk)
     ranking = standings.tournament_ranking(tournament)
@@ -154,7 +156,7 @@ def _ranking_export(what: str, ranking, stem: str, lang: str) -> HttpResponse:
 # -- merging the clubs' results of one prepared game (§5) ----------------------------------------
 
 
-@login_required
+@members_only(Role.ARBITER)
 def merge_create(request):
     form = MergeForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -167,7 +169,7 @@ def merge_create(request):
     return render(request, "results/merge_form.html", {"form": form})
 
 
-@login_required
+@for_arbiter("merge")
 def merge_detail(request, pk: int):
     merged = get_object_or_404(MergedResults, pk=pk)
     try:
@@ -185,7 +187,7 @@ def merge_detail(request, pk: int):
     )
 
 
-@login_required
+@for_arbiter("merge")
 def merge_export(request, pk: int, what: str):
     merged = get_object_or_404(MergedResults, pk=pk)
     try:

@@ -4,7 +4,6 @@ per round, stepped through with plain links: no script, so an old phone and a sc
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,6 +14,7 @@ from review import reads
 from review.chart import cumulative_chart
 from server.language import interface_language
 from server.writes import ServiceError
+from tournaments.access import for_arbiter
 from tournaments.models import Game, Player
 from tournaments.views.player import token_guard, unknown_token
 
@@ -94,7 +94,7 @@ def player_review(request, token: str, game: int, number: int | None = None):
     return _page(request, found, player=player, number=number, arbiter=False, base={"token": token})
 
 
-@login_required
+@for_arbiter("game")
 @require_GET
 def arbiter_review(request, pk: int, number: int | None = None):
     game = get_object_or_404(Game.objects.select_related("tournament__lexicon"), pk=pk)

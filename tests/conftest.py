@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,28 @@ REFERENCE_GAMES = Path(__file__).resolve().parent / "data" / "reference-games"
 def _cache_in_tmp(tmp_path_factory):
     """Lexicon caches go to a folder of the test session, never the user's."""
     os.environ["ARBITER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(autouse=True)
+def _accounts_are_arbiters_of_the_first_club(request):
+    """Every account a test makes is an arbiter of the server's first club, as the laptop's arbiter
+    is; a test marked ``clubs`` makes the memberships it means."""
+    if "clubs" in request.keywords or "django" not in sys.modules:
+        yield
+        return
+    from django.contrib.auth.models import User
+    from django.db.models.signals import post_save
+
+    def join(sender, instance, created, raw=False, **_kwargs):
+        if created and not raw and not instance.is_superuser:
+            from clubs.access import first_club
+            from clubs.models import Member
+
+            Member.objects.get_or_create(club=first_club(), user=instance)
+
+    post_save.connect(join, sender=User, dispatch_uid="tests-first-club")
+    yield
+    post_save.disconnect(sender=User, dispatch_uid="tests-first-club")
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,14 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from engine import record as engine_record
 from engine.categories import categories
 from engine.lexicon import LexiconError
 from engine.lexicon.normalize import check_file_size
 from engine.messages import Message
 from lexicons.models import LexiconList
+from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
@@ -80,8 +82,15 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args, default_lexicon: LexiconList | None = None, **kwargs):
+    def __init__(self, *args, default_lexicon: LexiconList | None = None, clubs=None, **kwargs):
+        """``clubs``: the clubs the arbiter may create the tournament for (a choice when there are
+        several); the word lists offered are theirs and the shipped one."""
         super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["lexicon"].queryset = lexicons_of(clubs)
+            if len(clubs) > 1:
+                choices = Club.objects.filter(pk__in=[club.pk for club in clubs])
+                self.fields["owner"] = IdChoiceField(choices, label=_("club propriétaire"), empty_label=None)
         if default_lexicon is not None:
             self.fields["lexicon"].initial = default_lexicon.pk
 
@@ -105,6 +114,8 @@ class TournamentForm(forms.ModelForm):
 
     def tournament_fields(self) -> dict:
         fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        if self.cleaned_data.get("owner"):
+            fields["owner"] = self.cleaned_data["owner"]
         if "warning_threshold" not in self.changed_data:
             fields["warning_threshold"] = None  # left as shown: the service applies §3.4's default
         return fields

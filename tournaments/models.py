@@ -85,6 +85,8 @@ class Tournament(models.Model):
     )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The club that owns the tournament on this server (``clubs``): only its members see it.
+    owner = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="tournaments")
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -20,6 +20,15 @@ def tournament_list():
     return Tournament.objects.select_related("lexicon").order_by("-date", "-id")
 
 
+def games_under_way(clubs):
+    """The games of these clubs not ended yet, the latest first: where a deputy enters slips."""
+    return (
+        Game.objects.filter(tournament__owner__in=clubs, status=Game.Status.PLAYING)
+        .select_related("tournament")
+        .order_by("-tournament__date", "-id")
+    )
+
+
 def tournament_games(tournament: Tournament):
     """The tournament's games with how many rounds have their top placed."""
     placed = Count("rounds", filter=Q(rounds__status=Round.Status.PLACED))

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import connections
 from playwright.sync_api import Page, expect
 
+from clubs.models import Invitation
 from lexicons.loaded import lexicon_default_row
 from tournaments import services
 
@@ -76,6 +77,7 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
     started = time.monotonic()
     with _orm():
         tournament, game, alice, bruno = _game()
+        invitation = Invitation.objects.create(club=tournament.owner, created_by=tournament.created_by)
     base = live_server.url
     alice_context, bruno_context = phone(), phone()
     audit = Audit(laptop, alice_context, bruno_context)
@@ -99,6 +101,8 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
         (f"/tournois/{tournament.pk}/reglages/", "tournament settings"),
         (f"/joueurs/{alice.pk}/", "player edit"),
         ("/fusions/nouvelle/", "merge form"),
+        ("/clubs/", "club page"),
+        (f"/invitation/{invitation.token}/", "invitation"),
     ):
         arbiter.goto(base + path)
         audit.check(arbiter, where)

@@ -21,6 +21,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from clubs.access import first_club
 from results import exports, merges, reading
 from results.merges import MergeError
 from results.models import MergedResults
@@ -446,7 +447,7 @@ def test_a_merge_kept_before_the_checks_that_no_longer_reads_is_said_not_a_500(a
     other = _results("B")
     other["players"][1]["scores"][0] = [10**300, False]
     files = [{"name": name, "data": data.decode()} for name, data in _files(_results("A"), other)]
-    merged = MergedResults.objects.create(created_by=arbiter, files=files)
+    merged = MergedResults.objects.create(created_by=arbiter, owner=first_club(), files=files)
     for url in (
         reverse("results:merge_detail", args=[merged.pk]),
         reverse("results:merge_export", args=[merged.pk, "csv"]),

@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 
+from clubs.urls import urlpatterns as clubs_urlpatterns
 from results.urls import urlpatterns as results_urlpatterns
 from review.urls import urlpatterns as review_urlpatterns
 from tests.live_services import require_port
@@ -231,6 +232,7 @@ def _arbiter_urls(ids: dict[str, int]) -> list[str]:
         ("tournaments", tournament_urlpatterns),
         ("results", results_urlpatterns),
         ("review", review_urlpatterns),
+        ("clubs", clubs_urlpatterns),
     ]
     for namespace, patterns in rooms:
         for pattern in patterns:

@@ -24,7 +24,7 @@ from tournaments.plays import play_json
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
 #: The schema before the rooms: the last migration the previous version had, no room app yet.
-BEFORE = [("tournaments", "0002_results"), ("lexicons", None), ("results", None)]
+BEFORE = [("tournaments", "0002_results"), ("lexicons", None), ("results", None), ("clubs", None)]
 PDF = b"%PDF-1.4 a printout kept across the upgrade"
 
 
@@ -123,6 +123,12 @@ def test_a_database_of_the_previous_schema_keeps_its_played_game_and_the_evening
     assert Submission.objects.count() == 6 and SubmissionChange.objects.count() == 1
     assert bytes(Printout.objects.get(game=game).pdf) == PDF
     assert MergedResults.objects.get().files[0]["name"] == "club.json"
+    # Clubs came with the upgrade: everything belongs to the first club, whose arbiter the account is.
+    from clubs.models import Club, Member
+
+    club = Club.objects.get()
+    assert tournament.owner == club and MergedResults.objects.get().owner == club
+    assert Member.objects.get().club == club and Member.objects.get().role == "arbiter"
     # The evening goes on: round 3 is drawn on the board the two tops left.
     outcome = services.round_draw(game_id=game.pk, expected_number=3)
     assert outcome.round is not None and outcome.round.number == 3

@@ -255,7 +255,7 @@ def test_the_running_poll_answers_204_while_nothing_changes_and_shows_only_the_s
     page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk]))
     key = _poll_key(page)
     poll = reverse("tournaments:game_poll", args=[game.pk])
-    with django_assert_max_num_queries(4):  # session, user, the round, the slip count
+    with django_assert_max_num_queries(5):  # session, user, the user's clubs, the round, the slip count
         assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     changed = arbiter_client.get(poll, {"v": key}, **HTMX)
@@ -393,7 +393,7 @@ def test_the_projector_poll_is_cheap_and_shows_the_top_once_placed(
     key = _poll_key(arbiter_client.get(reverse("tournaments:projector", args=[game.pk])))
     poll = reverse("tournaments:projector_poll", args=[game.pk])
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
-    with django_assert_max_num_queries(3):  # session, user, the round
+    with django_assert_max_num_queries(4):  # session, user, the user's clubs, the round
         assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)

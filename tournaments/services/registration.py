@@ -3,6 +3,7 @@ and details changed when the arbiter made a mistake; a player without slips remo
 
 from __future__ import annotations
 
+from clubs.access import home_club
 from engine import grading as engine_grading
 from engine.categories import category_code
 from lexicons.models import LexiconList
@@ -18,28 +19,39 @@ LOCKED_ONCE_PLAYED = ("lexicon", "grading", "grace_seconds")
 
 
 def tournament_create(
-    *, created_by, lexicon: LexiconList, warning_threshold: int | None = None, **fields
+    *, created_by, lexicon: LexiconList, warning_threshold: int | None = None, owner=None, **fields
 ) -> Tournament:
-    """A tournament; without a warning threshold, the rules' one for its round time (§3.4: three
-    warnings are free, five in blitz)."""
+    """A tournament of ``owner`` (a ``clubs.Club``; by default the creator's club); without a
+    warning threshold, the rules' one for its round time (§3.4: three warnings are free, five in
+    blitz)."""
     if warning_threshold is None:
         seconds = fields.get("round_seconds", Tournament.RoundTime.STANDARD)
         warning_threshold = engine_grading.warning_threshold(seconds)
     return Tournament.objects.create(
-        created_by=created_by, lexicon=lexicon, warning_threshold=warning_threshold, **fields
+        created_by=created_by,
+        owner=owner or home_club(created_by),
+        lexicon=lexicon,
+        warning_threshold=warning_threshold,
+        **fields,
     )
 
 
 def tournament_create_with_list(
-    *, created_by, lexicon: LexiconList | None, list_file: tuple[str, bytes] | None = None, **fields
+    *,
+    created_by,
+    lexicon: LexiconList | None,
+    list_file: tuple[str, bytes] | None = None,
+    owner=None,
+    **fields,
 ) -> Tournament:
     """A tournament on a stored word list, or on a list the arbiter uploads with the form.  The list
     is read and its graph built before the room's write lock is taken: slips never wait for it."""
+    owner = owner or home_club(created_by)
     if list_file is not None:
         name, data = list_file
-        lexicon = lexicon_upload(name=name, data=data)
+        lexicon = lexicon_upload(name=name, data=data, club=owner)
     with writing():
-        return tournament_create(created_by=created_by, lexicon=lexicon, **fields)
+        return tournament_create(created_by=created_by, lexicon=lexicon, owner=owner, **fields)
 
 
 def tournament_locked(tournament: Tournament) -> tuple[str, ...]:

@@ -5,7 +5,6 @@ request, the partial the page itself includes."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +16,7 @@ from engine.messages import Message
 from server.language import interface_language
 from server.writes import ServiceError
 from tournaments import screens, selectors, services
+from tournaments.access import for_arbiter, for_deputy, may_arbitrate
 from tournaments.forms import DrawForm, PlaceTopForm, SlipForm
 from tournaments.models import Game, Round
 
@@ -59,6 +59,7 @@ def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str =
 def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
     game, rnd = live(game_id)
     context = _screen_context(game, rnd, error, focus)
+    context["deputy"] = not may_arbitrate(request.user, game.tournament)
     if request.htmx:
         return render(request, "tournaments/partials/_round.html", context)
     context["tournament"] = game.tournament
@@ -74,12 +75,12 @@ def _after_action(request, game_id: int, error: str = "", focus: str = ""):
     return redirect("tournaments:game_detail", pk=game_id)
 
 
-@login_required
+@for_deputy("game")
 def game_detail(request, pk: int):
     return _game_response(request, pk)
 
 
-@login_required
+@for_deputy("game")
 def game_poll(request, pk: int):
     """Polled every second: 204 (nothing to redraw) unless the round or the slip count moved."""
     game, rnd = live(pk)
@@ -87,10 +88,12 @@ def game_poll(request, pk: int):
     key = screens.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None, timezone.now())
     if key == request.GET.get("v"):
         return HttpResponse(status=204)
-    return render(request, "tournaments/partials/_round.html", _screen_context(game, rnd))
+    context = _screen_context(game, rnd)
+    context["deputy"] = not may_arbitrate(request.user, game.tournament)
+    return render(request, "tournaments/partials/_round.html", context)
 
 
-@login_required
+@for_arbiter("game")
 @require_POST
 def game_draw(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
@@ -118,7 +121,7 @@ def _round_action(request, round_id: int, action, focus: str = ""):
 def _round_view(service, doc: str):
     """A button of the game screen that runs one service on the round."""
 
-    @login_required
+    @for_arbiter("round")
     @require_POST
     def view(request, pk: int):
         return _round_action(request, pk, lambda rnd: service(round_id=rnd.pk))
@@ -135,7 +138,7 @@ round_compute_top = _round_view(
 round_cancel = _round_view(services.round_cancel, "Cancel the round and draw again (§3.1.6).")
 
 
-@login_required
+@for_arbiter("round")
 @require_POST
 def round_place(request, pk: int):
     form = PlaceTopForm(request.POST)
@@ -143,7 +146,7 @@ def round_place(request, pk: int):
     return _round_action(request, pk, lambda rnd: services.round_place_top(round_id=rnd.pk, index=index))
 
 
-@login_required
+@for_deputy("round")
 @require_POST
 def slip_enter(request, pk: int):
     """A paper slip typed by keyboard, or a graded slip corrected in place."""
@@ -165,7 +168,7 @@ def slip_enter(request, pk: int):
     )
 
 
-@login_required
+@for_deputy("round")
 @require_POST
 def correction_undo(request, pk: int):
     return _round_action(
@@ -176,7 +179,7 @@ def correction_undo(request, pk: int):
 def _game_view(service, doc: str):
     """A button of the game screen that runs one service on the game."""
 
-    @login_required
+    @for_arbiter("game")
     @require_POST
     def view(request, pk: int):
         game = get_object_or_404(Game, pk=pk)
@@ -194,7 +197,7 @@ game_end = _game_view(services.game_end, "The arbiter ends the game after a roun
 game_abandon = _game_view(services.game_abandon, "A game started by mistake leaves the rankings.")
 
 
-@login_required
+@for_arbiter("game")
 @require_POST
 def game_delete(request, pk: int):
     """A game started by mistake, no slip handed in: deleted, back to the tournament."""
@@ -211,7 +214,7 @@ def game_delete(request, pk: int):
     return response
 
 
-@login_required
+@for_deputy("round")
 def slip_history(request, pk: int, table: int):
     """One player's slips of the round, every sending with its time, and the arbiter's corrections:
     what settles a dispute, one click away on the game screen."""
@@ -222,7 +225,7 @@ def slip_history(request, pk: int, table: int):
     return render(request, "tournaments/partials/_slip_history.html", {"history": history, "round": rnd})
 
 
-@login_required
+@for_arbiter("round")
 def round_top(request, pk: int):
     """The round's tops for the arbiter alone, on demand while the round runs (never in the game
     screen's page itself: the room may see the laptop, and the projector never shows it)."""

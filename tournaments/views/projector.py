@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 
 from tournaments import announce, screens
+from tournaments.access import for_arbiter
 from tournaments.views.game import live
 
 
-@login_required
+@for_arbiter("game")
 def projector(request, pk: int):
     game, rnd = live(pk)
     context = {
@@ -21,7 +21,7 @@ def projector(request, pk: int):
     return render(request, "tournaments/game_projector.html", context)
 
 
-@login_required
+@for_arbiter("game")
 def projector_poll(request, pk: int):
     game, rnd = live(pk)
     if screens.pulse_key(game, rnd) == request.GET.get("v"):

@@ -4,16 +4,19 @@ Thin views: parse a form, call one service, return the page."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubs import access
+from clubs.access import members_only
+from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
 from server.network import lan_addresses
 from server.writes import ServiceError
 from tournaments import cards, selectors, services
+from tournaments.access import for_arbiter
 from tournaments.forms import (
     GameStartForm,
     PlayerEditForm,
@@ -27,21 +30,32 @@ from tournaments.models import Player, Tournament
 LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
 
 
-@login_required
+@members_only(Role.DEPUTY)
 def home(request):
-    return render(request, "tournaments/tournament_list.html", {"tournaments": selectors.tournament_list()})
+    """The club's tournaments; for a deputy, the club's games under way (where slips are entered)."""
+    arbiter_of = access.clubs(request.user, Role.ARBITER)
+    context = {
+        "tournaments": selectors.tournament_list().filter(owner__in=arbiter_of).select_related("owner"),
+        "several_clubs": arbiter_of.count() > 1,
+        "games": selectors.games_under_way(access.clubs(request.user, Role.DEPUTY)),
+        "may_create": arbiter_of.exists(),
+    }
+    return render(request, "tournaments/tournament_list.html", context)
 
 
-@login_required
+@members_only(Role.ARBITER)
 def tournament_create(request):
-    form = TournamentForm(request.POST or None, request.FILES or None, default_lexicon=lexicon_default_row())
+    clubs = list(access.clubs(request.user, Role.ARBITER))
+    form = TournamentForm(
+        request.POST or None, request.FILES or None, default_lexicon=lexicon_default_row(), clubs=clubs
+    )
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create_with_list(
                 created_by=request.user,
                 lexicon=form.cleaned_data["lexicon"],
                 list_file=form.cleaned_data["lexicon_file"],
-                **form.tournament_fields(),
+                **{"owner": clubs[0], **form.tournament_fields()},
             )
         except ServiceError as error:
             form.add_error("lexicon_file", error.text())
@@ -88,12 +102,12 @@ def _tournament(pk: int) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("lexicon"), pk=pk)
 
 
-@login_required
+@for_arbiter("tournament")
 def tournament_detail(request, pk: int):
     return _tournament_page(request, _tournament(pk))
 
 
-@login_required
+@for_arbiter("tournament")
 def tournament_cards(request, pk: int):
     tournament = _tournament(pk)
     base, loopback = _public_base(request)
@@ -105,7 +119,7 @@ def tournament_cards(request, pk: int):
     return render(request, "tournaments/tournament_cards.html", context)
 
 
-@login_required
+@for_arbiter("tournament")
 @require_POST
 def player_add(request, pk: int):
     """One player, at any time: a late player counts zero for the rounds already played (§3.4)."""
@@ -126,7 +140,7 @@ def player_add(request, pk: int):
     return _tournament_page(request, tournament, player_form=form)
 
 
-@login_required
+@for_arbiter("tournament")
 @require_POST
 def players_import(request, pk: int):
     tournament = _tournament(pk)
@@ -144,7 +158,7 @@ def players_import(request, pk: int):
     return _tournament_page(request, tournament, csv_form=form)
 
 
-@login_required
+@for_arbiter("tournament")
 @require_POST
 def game_start(request, pk: int):
     tournament = _tournament(pk)
@@ -161,13 +175,17 @@ def game_start(request, pk: int):
     return _tournament_page(request, tournament, game_form=form)
 
 
-@login_required
+@for_arbiter("tournament")
 def tournament_settings(request, pk: int):
     """The settings changed after the tournament was made: a mistake at registration."""
     tournament = _tournament(pk)
     locked = services.tournament_locked(tournament)
     form = TournamentSettingsForm(
-        request.POST or None, instance=tournament, default_lexicon=tournament.lexicon, locked=locked
+        request.POST or None,
+        instance=tournament,
+        default_lexicon=tournament.lexicon,
+        locked=locked,
+        clubs=[tournament.owner],
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -185,7 +203,7 @@ def _player(pk: int) -> Player:
     return get_object_or_404(Player.objects.select_related("tournament"), pk=pk)
 
 
-@login_required
+@for_arbiter("player")
 def player_edit(request, pk: int):
     """A player's details corrected: the sheets and the phone follow, the slips stay theirs."""
     player = _player(pk)
@@ -202,7 +220,7 @@ def player_edit(request, pk: int):
     return render(request, "tournaments/player_form.html", context)
 
 
-@login_required
+@for_arbiter("player")
 @require_POST
 def player_remove(request, pk: int):
     """A player registered by mistake, removed while they have no slip."""

@@ -1,0 +1,26 @@
+"""Sentences of the clubs' refusals, French first (registered with the engine's catalogue)."""
+
+from engine.messages import register
+
+register(
+    {
+        "club_name_empty": {"fr": "Donnez un nom au club.", "en": "Give the club a name."},
+        "club_name_taken": {
+            "fr": "Un club s'appelle déjà « {name} » sur ce serveur.",
+            "en": "A club is already called '{name}' on this server.",
+        },
+        "club_role_unknown": {"fr": "Rôle inconnu.", "en": "Unknown role."},
+        "club_invitation_used": {
+            "fr": "Cette invitation a déjà servi ou a expiré : demandez-en une nouvelle à l'arbitre du club.",
+            "en": "This invitation has been used or has expired: ask the club's arbiter for a new one.",
+        },
+        "club_username_taken": {
+            "fr": "Le nom « {name} » est déjà pris : choisissez-en un autre.",
+            "en": "The name '{name}' is taken: choose another.",
+        },
+        "club_last_arbiter": {
+            "fr": "C'est le dernier arbitre du club : invitez-en un autre avant de le retirer.",
+            "en": "This is the club's last arbiter: invite another before removing them.",
+        },
+    }
+)

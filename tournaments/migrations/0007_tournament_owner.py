@@ -1,0 +1,29 @@
+"""Each tournament belongs to a club (issue 14); those made before clubs existed go to the first club."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+def _to_first_club(apps, schema_editor):
+    Club = apps.get_model("clubs", "Club")
+    rows = apps.get_model("tournaments", "tournament").objects.filter(owner__isnull=True)
+    if rows.exists():
+        club = Club.objects.order_by("id").first() or Club.objects.create(name="Mon club")
+        rows.update(owner=club)
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('clubs', '0002_first_club'),
+        ('tournaments', '0006_changes_need_round'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='tournament',
+            name='owner',
+            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='clubs.club'),
+        ),
+        migrations.RunPython(_to_first_club, migrations.RunPython.noop),
+    ]
