@@ -78,6 +78,8 @@ class Entrant:
     series: str = ""
     #: An age category code from the category table (``categories.json``), or empty.
     category: str = ""
+    #: The federation's licence number, or empty (a player without a licence).
+    licence: str = ""
 
 
 @dataclass(frozen=True)
@@ -292,6 +294,8 @@ class Row:
     parts: tuple[int, ...] = ()
     #: The entrant's ``key``.
     key: Hashable = None
+    #: The federation's licence number, or empty.
+    licence: str = ""
 
 
 def rows(ranking: GameRanking | TournamentRanking, lang: str = "fr") -> tuple[Row, ...]:
@@ -321,6 +325,7 @@ def _row(ranking: GameRanking | TournamentRanking, line, lang: str) -> Row:
         penalty=line.penalty,
         parts=ranking.parts(line),
         key=who.key,
+        licence=who.licence,
     )
 
 

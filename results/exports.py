@@ -83,13 +83,13 @@ def _written_rack(text: str) -> RackText:
 
 _CSV_HEADERS = {
     "fr": (
-        "Rang", "Rang série", "Rang catégorie", "Table", "Nom", "Club", "Série", "Catégorie", "Total",
-        "Scores", "Solos", "Avertissements", "Pénalité", "Négatif", "Pourcentage (base)", "% total",
-        "% scores",
+        "Rang", "Rang série", "Rang catégorie", "Table", "Nom", "Club", "Licence", "Série", "Catégorie",
+        "Total", "Scores", "Solos", "Avertissements", "Pénalité", "Négatif", "Pourcentage (base)",
+        "% total", "% scores",
     ),
     "en": (
-        "Rank", "Series rank", "Category rank", "Table", "Name", "Club", "Series", "Category", "Total",
-        "Scores", "Solos", "Warnings", "Penalty", "Below top", "Percentage (base)", "% total",
+        "Rank", "Series rank", "Category rank", "Table", "Name", "Club", "Licence", "Series", "Category",
+        "Total", "Scores", "Solos", "Warnings", "Penalty", "Below top", "Percentage (base)", "% total",
         "% scores",
     ),
 }  # fmt: skip
@@ -111,8 +111,8 @@ def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
 def _csv_row(row: Row) -> list:
     return [
         row.rank, row.series_rank or "", row.category_rank or "", row.table or "", row.name, row.club,
-        row.series, row.category, row.total, row.paid, row.solos, row.warnings, row.penalty, row.negatif,
-        row.percent, row.percent_total, row.percent_paid,
+        row.licence, row.series, row.category, row.total, row.paid, row.solos, row.warnings, row.penalty,
+        row.negatif, row.percent, row.percent_total, row.percent_paid,
     ]  # fmt: skip
 
 
@@ -147,12 +147,26 @@ def spreadsheet_text(text: str) -> str:
 # -- the federation's results file -------------------------------------------------------------------
 
 
+#: The licence field of a player who has none: the federation's software lists them apart.
+NO_LICENCE = "NL"
+
+
 def federation_file(ranking: Ranking) -> bytes:
-    """The federation's plain results file: ``table;name;score`` per player in rank order, the score
-    being the total the ranking is based on; Latin-1 with CRLF line ends, as its software reads.  The
-    name is ``spreadsheet_text``: the file is opened in spreadsheets too."""
+    """The federation's plain results file: ``table;licence;name;club;score`` per player in rank
+    order (``NL`` for a player without a licence), the score being the total the ranking is based
+    on; Latin-1 with CRLF line ends, as its software reads.  Every text is ``spreadsheet_text``:
+    the file is opened in spreadsheets too."""
     lines = (
-        f"{line.entrant.table};{_federation_name(line.entrant.name)};{line.based(ranking.rules.base)}\r\n"
+        ";".join(
+            (
+                str(line.entrant.table),
+                _federation_name(line.entrant.licence) or NO_LICENCE,
+                _federation_name(line.entrant.name),
+                _federation_name(line.entrant.club),
+                str(line.based(ranking.rules.base)),
+            )
+        )
+        + "\r\n"
         for line in ranking.lines
     )
     return "".join(lines).encode("latin-1")
@@ -245,6 +259,7 @@ def _players_scores(game: Game, rounds: list[Round]) -> list[dict]:
         {
             "name": e.name,
             "club": e.club,
+            "licence": e.licence,
             "series": e.series,
             "category": e.category,
             "table": e.table,

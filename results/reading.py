@@ -222,8 +222,10 @@ def _player(
     number = key[1] + 1
     if not isinstance(obj, dict):
         raise MergeError("merge_malformed", file=name, key="players")
-    _keys(name, obj, _PLAYER_KEYS)
-    texts = {k: _text(name, obj, k, Player, player=number) for k in ("name", "club", "series", "category")}
+    # The licence came with issue 14: a file from an older version has none.
+    _keys(name, obj, _PLAYER_KEYS, ("licence",))
+    keys = ("name", "club", "series", "category") + (("licence",) if "licence" in obj else ())
+    texts = {k: _text(name, obj, k, Player, player=number) for k in keys}
     if not texts["name"].strip():
         raise MergeError("merge_player_name", file=name, player=number)
     category = category_code(texts["category"])
@@ -234,7 +236,7 @@ def _player(
         raise MergeError("merge_player_table", file=name, player=number, table=quoted(table), max=MAX_TABLE)
     entrant = Entrant(
         key=key, name=texts["name"], table=table, club=texts["club"] or club, series=texts["series"],
-        category=category,
+        category=category, licence=texts.get("licence", ""),
     )  # fmt: skip
     return entrant, _scores(name, number, _field(name, obj, "scores", list), tops)
 

@@ -41,7 +41,10 @@ def rules_of(tournament: Tournament) -> Rules:
 
 def entrant(player: Player) -> Entrant:
     """The player as the results know them (key, name, table, club, series, category)."""
-    return Entrant(player.pk, player.name, player.table_number, player.club, player.series, player.category)
+    return Entrant(
+        player.pk, player.name, player.table_number, player.club, player.series, player.category,
+        player.licence,
+    )  # fmt: skip
 
 
 def entrants(tournament_id: int) -> list[Entrant]:

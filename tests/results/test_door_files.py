@@ -527,10 +527,11 @@ def test_the_federation_file_writes_formulas_as_text(arbiter_client, hostile_gam
     lines = _federation(
         arbiter_client.get(reverse(f"results:{route}_export", args=[pk, "federation"])).content
     )
-    assert len(lines) == 8 and all(len(line) == 3 for line in lines)
-    for table, name, score in lines:
-        assert table.isdigit() and score.isdigit() and name.startswith("'"), name
-    assert "'=1+1" in [name for _table, name, _score in lines]  # the full-width sign, in Latin-1
+    assert len(lines) == 8 and all(len(line) == 5 for line in lines)
+    for table, licence, name, club, score in lines:
+        assert table.isdigit() and score.isdigit() and licence == "NL" and name.startswith("'"), name
+        assert club == "Lyon" or club.startswith("'"), club
+    assert "'=1+1" in [name for _table, _licence, name, _club, _score in lines]  # full-width, in Latin-1
 
 
 def test_names_from_another_clubs_merged_file_are_written_as_text_in_every_export(arbiter_client):
@@ -550,5 +551,5 @@ def test_names_from_another_clubs_merged_file_are_written_as_text_in_every_expor
     for row in rows:
         _assert_safe(row)
     federation = arbiter_client.get(reverse("results:merge_export", args=[merged.pk, "federation"])).content
-    for _table, name, _score in _federation(federation):
+    for _table, _licence, name, _club, _score in _federation(federation):
         assert name.startswith("'") or name.startswith("Joueur"), name

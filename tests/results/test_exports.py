@@ -20,7 +20,7 @@ from results import exports, merges
 from results.merges import MergeError
 from server.writes import ServiceError
 from tournaments import services
-from tournaments.models import Round
+from tournaments.models import Player, Round
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "tests" / "data" / "reference-games"
@@ -188,8 +188,9 @@ def test_a_tournament_ranking_exports_its_cumulated_lines(db):
 
 
 def test_the_federation_file_is_latin1_with_crlf_in_rank_order(db):
+    """Table, licence (NL: none), name, club, score: what the federation needs (issue 14)."""
     players = [
-        Entrant(1, "Œdipe Martin", table=4),
+        Entrant(1, "Œdipe Martin", table=4, club="Vichy; Allier", licence="123456"),
         Entrant(2, "Ştefan Ionescu", table=7),
         Entrant(3, "Zoé 😀 l’Aînée – Lyon", table=2),
     ]
@@ -197,9 +198,9 @@ def test_the_federation_file_is_latin1_with_crlf_in_rank_order(db):
     ranking = rank_game(players, GameScores(tops=(30,), scores=scores))
     data = exports.federation_file(ranking)
     assert data.decode("latin-1").split("\r\n") == [
-        "4;OEdipe Martin;30",
-        "7;Stefan Ionescu;20",
-        "2;Zoé ? l'Aînée - Lyon;10",
+        "4;123456;OEdipe Martin;Vichy, Allier;30",
+        "7;NL;Stefan Ionescu;;20",
+        "2;NL;Zoé ? l'Aînée - Lyon;;10",
         "",
     ]
 
@@ -207,8 +208,8 @@ def test_the_federation_file_is_latin1_with_crlf_in_rank_order(db):
 def test_the_federation_score_is_the_total_the_ranking_is_based_on(db):
     paid_only = exports.federation_file(_ranking(Rules(base=Base.PAID, warning_threshold=1)))
     with_penalty = exports.federation_file(_ranking(Rules(warning_threshold=1)))
-    assert b"1;Bruno;68\r\n" in paid_only
-    assert b"1;Bruno;63\r\n" in with_penalty  # a warning beyond the one tolerated costs 5 (§3.4)
+    assert b"1;NL;Bruno;Nice;68\r\n" in paid_only
+    assert b"1;NL;Bruno;Nice;63\r\n" in with_penalty  # a warning beyond the one tolerated costs 5 (§3.4)
     assert b'Alice "la Reine", Dupr\xe9' in paid_only  # a ";" would add a field
 
 
@@ -338,6 +339,27 @@ def test_files_written_by_hand_merge_when_they_agree():
     merged = merges.results_merge(_files(_results("A"), _results("B"), _results("C")))
     assert len(merged.entrants) == 3 and merged.scores.tops[0] == 30
     assert merged.tournament == "Simultané"
+
+
+def test_a_licence_travels_from_a_clubs_results_file_to_the_merged_federation_file(tournament, second_club):
+    """Issue 14: a file written by this version carries each player's licence (one from an older
+    version, none: those players are "NL"); the merged federation file and CSV have it."""
+    first, _tops = _play_prepared(tournament, ["Alice", "Bruno", "Chloé"])
+    Player.objects.filter(tournament=tournament, name="Alice").update(licence="0123456")
+    second, _ = _play_prepared(second_club, ["Denis", "Estelle"])
+    data = json.loads(exports.results_export(first))
+    assert [p["licence"] for p in data["players"]] == ["0123456", "", ""]
+    older = json.loads(exports.results_export(second))
+    for player in older["players"]:
+        del player["licence"]
+    files = [("a.json", json.dumps(data).encode()), ("b.json", json.dumps(older).encode())]
+    merged = merges.results_merge(files)
+    ranking = merges.merged_ranking(merged, Rules())
+    lines = exports.federation_file(ranking).decode("latin-1").split("\r\n")
+    assert "1;0123456;Alice;Salle des fêtes;" in "\n".join(lines)
+    assert sum(line.startswith(("1;NL;Denis;", "2;NL;Bruno;")) for line in lines) == 2
+    header, *rows = _csv_rows(exports.ranking_csv(ranking))
+    assert {row[header.index("Nom")]: row[header.index("Licence")] for row in rows}["Alice"] == "0123456"
 
 
 def test_a_merge_needs_two_files():

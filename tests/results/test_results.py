@@ -315,7 +315,7 @@ def test_the_game_exports_download_as_files(arbiter_client, tournament, players)
     assert rows[1][4] == "Alice"
     federation = get("federation")
     assert federation["Content-Type"] == "text/plain; charset=iso-8859-1"
-    assert federation.content.decode("latin-1").splitlines()[2] == "3;Chloé;0"
+    assert federation.content.decode("latin-1").splitlines()[2] == "3;NL;Chloé;;0"
     assert json.loads(get("resultats").content)["format"] == exports.RESULTS_FORMAT
     assert get("autre").status_code == 404
 
@@ -325,7 +325,7 @@ def test_the_tournament_ranking_exports_as_csv(arbiter_client, tournament, playe
     top = _play(game, 1, lambda rnd: {players[2]: _slip(rnd)}).top_score
     response = arbiter_client.get(reverse("results:tournament_export", args=[tournament.pk, "csv"]))
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
-    assert (rows[1][4], rows[1][8]) == ("Chloé", str(top))
+    assert (rows[1][4], rows[1][rows[0].index("Total")]) == ("Chloé", str(top))
 
 
 # -- merging clubs (§5) --------------------------------------------------------------------------
