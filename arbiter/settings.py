@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "lexicons",
     "tournaments",
     "results",
+    "simultaneous",
     "review",
     "training",
 ]

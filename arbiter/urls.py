@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
     path("", include("results.urls")),
+    path("", include("simultaneous.urls")),
     path("", include("review.urls")),
     path("", include("training.urls")),
 ]

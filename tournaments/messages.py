@@ -16,6 +16,10 @@ register(
             "en": "Prepared game refused: {reason_en}",
         },
         "rack_typed_invalid": {"fr": "Tirage refusé : {reason_fr}", "en": "Rack refused: {reason_en}"},
+        "draw_waits_for_lead": {
+            "fr": "Le coup {number} n'est pas encore tiré dans le centre principal : attendez son tirage.",
+            "en": "Round {number} is not drawn in the lead centre yet: wait for its draw.",
+        },
         "round_not_drawn": {
             "fr": "Ce coup n'attend pas le départ du chrono.",
             "en": "This round is not waiting for the clock to start.",

@@ -20,6 +20,8 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Invitation
 from lexicons.loaded import lexicon_default_row
+from simultaneous import services as simultaneous
+from simultaneous.models import Event
 from tournaments import services
 
 PASSWORD = "mot-de-passe-du-club"
@@ -78,6 +80,11 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
     with _orm():
         tournament, game, alice, bruno = _game()
         invitation = Invitation.objects.create(club=tournament.owner, created_by=tournament.created_by)
+        event = simultaneous.event_create(
+            organiser=tournament.owner, created_by=tournament.created_by, name="Simultané",
+            date=datetime.date(2026, 11, 28), kind=Event.Kind.LIVE, lexicon=tournament.lexicon,
+            round_seconds=180,
+        )  # fmt: skip
     base = live_server.url
     alice_context, bruno_context = phone(), phone()
     audit = Audit(laptop, alice_context, bruno_context)
@@ -103,6 +110,10 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
         ("/fusions/nouvelle/", "merge form"),
         ("/clubs/", "club page"),
         (f"/invitation/{invitation.token}/", "invitation"),
+        ("/simultanes/", "simultaneous events"),
+        ("/simultanes/nouveau/", "new simultaneous event"),
+        (f"/simultanes/{event.pk}/", "simultaneous event"),
+        (f"/simultane/{event.public_key}/", "public results"),
     ):
         arbiter.goto(base + path)
         audit.check(arbiter, where)

@@ -23,6 +23,7 @@ from django.utils import timezone
 from clubs.urls import urlpatterns as clubs_urlpatterns
 from results.urls import urlpatterns as results_urlpatterns
 from review.urls import urlpatterns as review_urlpatterns
+from simultaneous.urls import urlpatterns as simultaneous_urlpatterns
 from tests.live_services import require_port
 from tournaments import services
 from tournaments.models import Player, Round, Submission
@@ -223,6 +224,8 @@ def test_redis_url_puts_the_cache_in_redis(tmp_path):
 # -- arbiter pages need the login ------------------------------------------------------------------
 
 _PLAYER_NAMES = {p.name for p in player_urlpatterns}
+#: Pages for everyone by design: a simultaneous event's results (its key in the address).
+_PUBLIC = {"event_public"}
 
 
 def _arbiter_urls(ids: dict[str, int]) -> list[str]:
@@ -233,11 +236,13 @@ def _arbiter_urls(ids: dict[str, int]) -> list[str]:
         ("results", results_urlpatterns),
         ("review", review_urlpatterns),
         ("clubs", clubs_urlpatterns),
+        ("simultaneous", simultaneous_urlpatterns),
     ]
     for namespace, patterns in rooms:
         for pattern in patterns:
             assert isinstance(pattern, URLPattern)
-            if pattern.name in _PLAYER_NAMES or "token" in pattern.pattern.converters:
+            public = pattern.name in _PLAYER_NAMES or pattern.name in _PUBLIC
+            if public or "token" in pattern.pattern.converters:
                 continue
             kwargs = {}
             for name in pattern.pattern.converters:

@@ -17,7 +17,14 @@ The names below are the room's services and the refusal they raise, so a caller 
 
 from server.writes import ServiceError
 from tournaments.services.draws import DrawOutcome, round_cancel, round_draw
-from tournaments.services.games import game_abandon, game_delete, game_end, game_start
+from tournaments.services.games import (
+    game_abandon,
+    game_delete,
+    game_end,
+    game_follow,
+    game_record_grow,
+    game_start,
+)
 from tournaments.services.players_csv import CsvRefused, players_import_csv
 from tournaments.services.registration import (
     player_register,
@@ -50,6 +57,8 @@ __all__ = [
     "game_abandon",
     "game_delete",
     "game_end",
+    "game_follow",
+    "game_record_grow",
     "game_start",
     "player_register",
     "player_remove",

@@ -122,6 +122,8 @@ class _Draw:
 
     def prepared(self) -> DrawOutcome:
         rounds = self.game.prepared["rounds"]
+        if self.number > len(rounds) and self.game.growing:
+            raise ServiceError("draw_waits_for_lead", number=self.number)
         if self.number > len(rounds):
             return self.stands(engine_draw.Draw(self.reliquat, end=engine_draw.EndReason.ALL_PLAYED))
         rack = parse_rack(rounds[self.number - 1]["rack"])

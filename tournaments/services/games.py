@@ -52,6 +52,42 @@ def game_start(
         )
 
 
+def game_follow(*, tournament: Tournament, record: dict) -> Game:
+    """A centre's game in a live simultaneous (``events``): a prepared game whose record holds the
+    rounds the lead centre has placed so far (``record``: the format's object) and grows with the
+    next ones (``game_record_grow``)."""
+    with writing():
+        number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        return Game.objects.create(
+            tournament=tournament,
+            number=number,
+            source=Game.Source.PREPARED,
+            seed=0,
+            prepared=record,
+            growing=True,
+            bag=list(engine_draw.Bag.full().tiles()),
+            board=Board().cells,
+        )
+
+
+def game_record_grow(*, game_id: int, rounds: list[dict], complete: bool) -> Game:
+    """The lead centre placed a top (``rounds``: its record's rounds so far, never fewer than held)
+    or ended its game (``complete``: no round will come; a game that played them all ends, §3.2)."""
+    with writing():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.PLAYING or not game.growing:
+            return game
+        held = game.prepared["rounds"]
+        if len(rounds) > len(held):
+            game.prepared = {**game.prepared, "rounds": rounds}
+        game.growing = not complete
+        game.save(update_fields=["prepared", "growing"])
+        last = selectors.current_round(game.pk)
+        if complete and last is not None and last.status == Round.Status.PLACED:
+            game_end_if_over(game, last)
+        return game
+
+
 def game_end_if_over(game: Game, last: Round) -> bool:
     """§3.2 after a top is placed: the game is over when the unplayed tiles (bag + reliquat) can no
     longer make a rack, or a prepared game has no round left.  The game then says so at once: no
@@ -59,7 +95,8 @@ def game_end_if_over(game: Game, last: Round) -> bool:
     used = last.placed["tiles"] if last.placed else []
     reliquat = engine_draw.remaining_after(last.tiles, [tile for _sq, tile in used])
     reason = engine_draw.game_over(tuple(game.bag) + reliquat)
-    if reason is None and game.source == Game.Source.PREPARED and last.number >= len(game.prepared["rounds"]):
+    played_all = game.source == Game.Source.PREPARED and last.number >= len(game.prepared["rounds"])
+    if reason is None and played_all and not game.growing:
         reason = engine_draw.EndReason.ALL_PLAYED
     if reason is None:
         return False

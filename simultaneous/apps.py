@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+
+
+class SimultaneousConfig(AppConfig):
+    name = "simultaneous"
+    verbose_name = "Simultanés"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from django.db.models.signals import post_save
+
+        from simultaneous import messages  # noqa: F401 - registers the room's sentences
+        from simultaneous.services import lead_moved
+        from tournaments.models import Game, Round
+
+        # The lead centre's game is played on the live room's screens: its placed tops and its end
+        # reach the other centres from here.
+        post_save.connect(lead_moved, sender=Round, dispatch_uid="simultaneous-lead-round")
+        post_save.connect(lead_moved, sender=Game, dispatch_uid="simultaneous-lead-game")

@@ -1,0 +1,20 @@
+"""Sentences of the simultaneous events' refusals, French first (registered with the engine's catalogue)."""
+
+from engine.messages import register
+
+register(
+    {
+        "event_record_invalid": {
+            "fr": "Partie préparée refusée : {reason_fr}",
+            "en": "Prepared game refused: {reason_en}",
+        },
+        "event_record_missing": {
+            "fr": "Une partie préparée a besoin de son fichier de partie.",
+            "en": "A prepared game needs its game record file.",
+        },
+        "event_already_centre": {
+            "fr": "Votre club est déjà un centre de ce simultané.",
+            "en": "Your club is already a centre of this simultaneous event.",
+        },
+    }
+)

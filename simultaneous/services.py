@@ -1,0 +1,92 @@
+"""Writes of the simultaneous events: an event made, a club joining as a centre, and the lead
+centre's tops and end passed on to the other centres of a live event."""
+
+from __future__ import annotations
+
+import json
+
+from engine import record as engine_record
+from lexicons.loaded import engine_lexicon
+from results import exports
+from server.writes import ServiceError, writing
+from simultaneous.models import Centre, Event
+from tournaments import services as live
+from tournaments.models import Game, Round
+
+
+def event_create(*, organiser, created_by, record_file: bytes | None = None, **fields) -> Event:
+    """An event of ``organiser`` (a club).  A prepared one is read and replayed first (refused with
+    the round and the reason); a live one starts with the organiser's room as its lead centre."""
+    event = Event(organiser=organiser, created_by=created_by, **fields)
+    if event.kind == Event.Kind.PREPARED:
+        if not record_file:
+            raise ServiceError("event_record_missing")
+        try:
+            record = engine_record.parse(record_file)
+            engine_record.check(record, engine_lexicon(event.lexicon))
+        except engine_record.RecordError as error:
+            raise ServiceError.because("event_record_invalid", error.message) from None
+        event.record = engine_record.to_dict(record)
+    with writing():
+        event.save()
+        if event.kind == Event.Kind.LIVE:
+            event_join(event=event, club=organiser, created_by=created_by, lead=True)
+    return event
+
+
+def event_join(*, event: Event, club, created_by, lead: bool = False) -> Centre:
+    """``club`` plays the event in a room of its own: a tournament of the club with the event's game
+    started, the prepared record replayed, or (live) the lead's racks as they come."""
+    with writing():
+        if Centre.objects.filter(event=event, club=club).exists():
+            raise ServiceError("event_already_centre")
+        tournament = live.tournament_create(
+            created_by=created_by, owner=club, lexicon=event.lexicon, name=event.name, date=event.date,
+            club=club.name, round_seconds=event.round_seconds,
+        )  # fmt: skip
+        if event.kind == Event.Kind.PREPARED:
+            game = live.game_start(tournament=tournament, prepared=json.dumps(event.record))
+        elif lead:
+            game = live.game_start(tournament=tournament)
+        else:
+            game = live.game_follow(tournament=tournament, record=_lead_record(event))
+        return Centre.objects.create(event=event, club=club, tournament=tournament, game=game, lead=lead)
+
+
+def _lead_record(event: Event) -> dict:
+    """The rounds the lead centre has placed so far, as a game record the other centres replay."""
+    lead = Centre.objects.select_related("game__tournament__lexicon").get(event=event, lead=True)
+    return {
+        "format": engine_record.FORMAT,
+        "lexicon": event.lexicon.name,
+        "rounds": _placed(lead.game),
+    }
+
+
+def _placed(game: Game) -> list[dict]:
+    """The game's placed rounds as the record writes them (none yet: an empty list)."""
+    return exports.game_record(game)["rounds"] if exports.placed_rounds(game) else []
+
+
+def lead_moved(sender, instance, raw: bool = False, **_kwargs) -> None:
+    """After a save of a round or a game: when it is the lead centre's top placed or game over, every
+    other centre's record grows (in the same transaction as the lead's own change)."""
+    if raw:
+        return
+    if sender is Round:
+        if instance.status != Round.Status.PLACED:
+            return
+        game_id = instance.game_id
+    else:
+        if instance.status == Game.Status.PLAYING:
+            return
+        game_id = instance.pk
+    lead = Centre.objects.filter(game_id=game_id, lead=True).select_related("game").first()
+    if lead is None:
+        return
+    rounds = _placed(lead.game)
+    complete = lead.game.status != Game.Status.PLAYING
+    for game_id in Centre.objects.filter(event_id=lead.event_id, lead=False).values_list(
+        "game_id", flat=True
+    ):
+        live.game_record_grow(game_id=game_id, rounds=rounds, complete=complete)

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from server import converters  # noqa: F401 - registers <id:…>
+from simultaneous import views
+
+app_name = "simultaneous"
+urlpatterns = [
+    path("simultanes/", views.event_list, name="event_list"),
+    path("simultanes/nouveau/", views.event_create, name="event_create"),
+    path("simultanes/<id:pk>/", views.event_detail, name="event_detail"),
+    path("simultanes/<id:pk>/rejoindre/", views.event_join, name="event_join"),
+    # Public: the results page, without login.
+    path("simultane/<str:key>/", views.event_public, name="event_public"),
+]

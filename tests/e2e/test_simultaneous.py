@@ -1,0 +1,164 @@
+"""Issue 14 in a browser: a prepared simultaneous played in two centres of one server.  Vichy's
+arbiter makes the event and uploads its record; Moulins' arbiter and Vichy's join as centres from the
+"Simultanés" page and register two players each; the four players send their slips from their
+phones; Vichy plays three rounds while Moulins is one behind, then catches up.  The public page,
+opened without a login, ranks the four players on the rounds both centres have played, then on all
+three."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connections
+from playwright.sync_api import Page, expect
+
+from clubs.models import Club, Member, Role
+from simultaneous.models import Centre, Event
+from tournaments import services
+from tournaments.models import Player, Round
+
+pytestmark = pytest.mark.clubs
+
+GAME_RECORD = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
+PASSWORD = "x-secret-123"
+ALL_CENTRES = "coups joués dans tous les centres"
+
+expect.set_options(timeout=10_000)
+
+
+@contextmanager
+def _orm():
+    try:
+        yield
+    finally:
+        connections.close_all()
+
+
+def _log_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/login/")
+    page.get_by_label("Identifiant").fill(username)
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+    expect(page.get_by_role("heading", name="Tournois")).to_be_visible()
+
+
+def _join_and_register(page: Page, base: str, names: tuple[str, str]) -> None:
+    page.goto(f"{base}/simultanes/")
+    page.get_by_role("button", name="Jouer comme centre").click()
+    expect(page).to_have_url(re.compile(r"/tournois/\d+/$"))
+    for name in names:
+        page.get_by_label("Nom", exact=True).fill(name)
+        page.get_by_role("button", name="Ajouter", exact=True).click()
+        expect(page.get_by_text(name).first).to_be_visible()
+
+
+def _round(game_id: int, number: int) -> Round:
+    """Round ``number`` drawn, its top known and the clock started (the arbiter's buttons)."""
+    with _orm():
+        rnd = services.round_draw(game_id=game_id, expected_number=number).round
+        if rnd.top_state != Round.TopState.READY:
+            services.round_compute_top(round_id=rnd.pk)
+        return services.round_start(round_id=rnd.pk)
+
+
+def _close_and_place(rnd: Round) -> None:
+    with _orm():
+        services.round_close(round_id=rnd.pk)
+        services.round_place_top(round_id=rnd.pk)
+
+
+def _send(phone: Page, number: int, slip: str, score: int) -> None:
+    """The slip of round ``number``, sent once the phone shows that round running."""
+    expect(phone.get_by_role("heading", level=1)).to_contain_text(f"coup {number}")
+    expect(phone.locator("body")).to_have_attribute("data-phase", "running")
+    phone.get_by_label("Référence et mot").fill(slip)
+    phone.get_by_label("Score annoncé").fill(str(score))
+    phone.get_by_role("button", name="Envoyer").click()
+    # This slip's receipt (the round before's said another word).
+    receipt = phone.get_by_role("status", name="Accusé de réception")
+    word = slip.split()[1].replace("?", "")
+    expect(receipt).to_contain_text(re.compile(rf"{word}, (joker sur le ., )*{score} points annoncés"))
+    expect(receipt).to_contain_text("reçu à")
+
+
+def _typed(word: str) -> str:
+    return "".join(f"{c.upper()}?" if c.islower() else c for c in word)
+
+
+def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
+    live_server, laptop, browser, phone, artifacts
+):
+    base = live_server.url
+    with _orm():
+        clubs = {name: Club.objects.create(name=name) for name in ("Vichy", "Moulins")}
+        for name, club in clubs.items():
+            user = User.objects.create_user(name.lower(), password=PASSWORD)
+            Member.objects.create(club=club, user=user, role=Role.ARBITER)
+    vichy = laptop.new_page()
+    _log_in(vichy, base, "vichy")
+    vichy.goto(f"{base}/simultanes/nouveau/")
+    vichy.get_by_label("Nom").fill("Simultané de la Toussaint")
+    vichy.get_by_label("Date").fill("2026-11-28")
+    vichy.get_by_label("Déroulement").select_option("prepared")
+    vichy.get_by_label("Fichier de la partie préparée").set_input_files(str(GAME_RECORD))
+    vichy.get_by_role("button", name="Créer le simultané").click()
+    expect(vichy.get_by_role("heading", name="Simultané de la Toussaint")).to_be_visible()
+    other = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    moulins = other.new_page()
+    _log_in(moulins, base, "moulins")
+    _join_and_register(moulins, base, ("Chloé", "Denis"))
+    _join_and_register(vichy, base, ("Alice", "Bruno"))
+
+    with _orm():
+        event = Event.objects.get()
+        centres = {c.club.name: c for c in Centre.objects.select_related("club")}
+        players = {p.name: p for p in Player.objects.all()}
+    phones = {}
+    for name, player in players.items():
+        phones[name] = phone().new_page()
+        phones[name].goto(f"{base}/j/{player.token}/")
+    # Each round, the first player of each centre plays the top, the second a word worth less.
+    plays = {"Vichy": ("Alice", "Bruno"), "Moulins": ("Chloé", "Denis")}
+
+    def play(centre: str, number: int) -> int:
+        rnd = _round(centres[centre].game_id, number)
+        top = rnd.tops[0]
+        first, second = plays[centre]
+        _send(phones[first], number, f"{top['ref']} {_typed(top['word'])}", top["score"])
+        if number == 1:
+            _send(phones[second], number, f"{top['ref']} {_typed(top['word'])}", top["score"])
+        _close_and_place(rnd)
+        return top["score"]
+
+    tops = [play("Vichy", 1)]
+    assert play("Moulins", 1) == tops[0]
+    tops.append(play("Vichy", 2))
+    tops.append(play("Vichy", 3))
+    assert play("Moulins", 2) == tops[1]
+
+    public = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR").new_page()
+    public.goto(f"{base}/simultane/{event.public_key}/")
+    overall = public.locator("section").first
+    expect(overall.get_by_role("heading")).to_contain_text(
+        "Classement sur 2 coups joués dans tous les centres"
+    )
+    for name in players:
+        expect(overall.get_by_role("row", name=re.compile(name))).to_be_visible()
+    first_rows = overall.get_by_role("row").all_inner_texts()
+    assert re.search(rf"1\s+Alice.*{sum(tops[:2])}", first_rows[1] + first_rows[2], re.S)
+    public.screenshot(path=str(artifacts / "simultaneous-public.png"), full_page=True)
+
+    assert play("Moulins", 3) == tops[2]
+    public.reload()
+    expect(overall.get_by_role("heading")).to_contain_text(
+        "Classement sur 3 coups joués dans tous les centres"
+    )
+    texts = overall.get_by_role("row").all_inner_texts()
+    leaders = [t for t in texts[1:] if t.startswith("1")]
+    assert len(leaders) == 2 and all(str(sum(tops)) in t for t in leaders), texts
+    assert any("Bruno" in t and str(tops[0]) in t for t in texts) and any("Denis" in t for t in texts)
+    other.close()

@@ -1,0 +1,3 @@
+"""The application's shared fixtures (tests/fixtures.py)."""
+
+from tests.fixtures import *  # noqa: F403
