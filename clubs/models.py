@@ -18,9 +18,16 @@ def _token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _upload_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 class Club(models.Model):
     name = models.CharField(_("nom du club"), max_length=120, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: What the club's laptop sends with a results file to this server (``simultaneous``): the
+    #: club's arbiters see it on the club's page.
+    upload_token = models.CharField(max_length=64, default=_upload_token, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -59,3 +59,12 @@ class PrintoutForm(forms.Form):
         empty_value=Printout.CardsPerPage.ONE,
         initial=Printout.CardsPerPage.ONE,
     )
+
+
+class OutboxForm(forms.Form):
+    url = forms.CharField(
+        label=_("adresse de la page publique du simultané"),
+        max_length=300,
+        help_text=_("Telle que l'organisateur l'a envoyée : https://…/simultane/…/"),
+    )
+    token = forms.CharField(label=_("jeton de votre club"), max_length=64)

@@ -102,6 +102,24 @@ def _check_same_game(first: Results, other: Results) -> None:
         )  # fmt: skip
 
 
+def check_against(reference: str, rounds, lexicon_sha256: str, other: Results) -> None:
+    """``other`` was played with the same word list and, round for round, the same game as
+    ``rounds`` (``engine.record.RecordRound``, named ``reference`` in the refusals); it may have
+    played fewer rounds, none more."""
+    if other.lexicon_sha256 != lexicon_sha256:
+        raise MergeError(
+            "merge_lexicon", file=other.name, first=reference, lexicon=_list_name(other),
+            expected=lexicon_sha256[:12],
+        )  # fmt: skip
+    if len(other.record.rounds) > len(rounds):
+        raise MergeError(
+            "merge_round_count", file=other.name, count=len(other.record.rounds), first=reference,
+            expected=len(rounds),
+        )  # fmt: skip
+    for number, (expected, found) in enumerate(zip(rounds, other.record.rounds), 1):
+        _check_same_round(reference, other.name, number, expected, found)
+
+
 def _list_name(results: Results) -> str:
     """The list's name and the start of its checksum, which tells apart two lists of the same name."""
     return f"{results.lexicon_name} {results.lexicon_sha256[:12]}"

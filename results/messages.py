@@ -8,6 +8,20 @@ register(
             "fr": "Cette impression porte sur une partie : choisissez-la.",
             "en": "This printout is about one game: choose it.",
         },
+        "outbox_url": {
+            "fr": "Donnez l'adresse de la page publique du simultané (…/simultane/…/), telle que "
+            "l'organisateur l'a envoyée.",
+            "en": "Give the address of the event's public page (…/simultane/…/), as the organiser sent it.",
+        },
+        "outbox_unreachable": {
+            "fr": "Serveur injoignable ({detail}) : les résultats attendent ici, nouvel essai toutes les "
+            "30 s.",
+            "en": "Server unreachable ({detail}): the results wait here, tried again every 30 s.",
+        },
+        "outbox_token": {
+            "fr": "Donnez le jeton de votre club (page du club sur le serveur de la fédération).",
+            "en": "Give your club's token (the club's page on the federation's server).",
+        },
         "export_no_round": {
             "fr": "Aucun coup n'a encore été placé : la partie n'a rien à exporter.",
             "en": "No round has been placed yet: the game has nothing to export.",

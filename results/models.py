@@ -81,3 +81,28 @@ class MergedResults(models.Model):
     class Meta:
         db_table = "tournaments_mergedresults"
         ordering = ["-created_at", "-id"]
+
+
+class Outbox(models.Model):
+    """A game's results to send to a federation's server (a simultaneous played on this laptop, with
+    no Internet in the hall): kept until the server has taken them, tried again when it can."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("en attente")
+        SENT = "sent", _("envoyé")
+        REFUSED = "refused", _("refusé")
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="+")
+    #: The event's public page on the federation's server (``…/simultane/<key>/``).
+    url = models.URLField(max_length=300)
+    token = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    #: Why the last try did not go through (the server's refusal, or that it could not be reached).
+    last_error = models.CharField(max_length=300, blank=True)
+    tried_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

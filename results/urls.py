@@ -8,6 +8,7 @@ urlpatterns = [
     # Results: live rankings, printouts, exports, merges.
     path("parties/<id:pk>/resultats/", views.game_results, name="game_results"),
     path("parties/<id:pk>/export/<str:what>/", views.game_export, name="game_export"),
+    path("parties/<id:pk>/envoi/", views.game_send, name="game_send"),
     path("tournois/<id:pk>/classement/", views.tournament_results, name="tournament_results"),
     path("tournois/<id:pk>/export/<str:what>/", views.tournament_export, name="tournament_export"),
     path("tournois/<id:pk>/impressions/", views.printout_request, name="printout_request"),

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST
 
 from clubs.access import members_only
 from clubs.models import Role
-from results import exports, merges, services, sheets
+from results import exports, merges, outbox, services, sheets
 from results.access import for_arbiter
-from results.forms import MergeForm, PrintoutForm
-from results.models import MergedResults, Printout
+from results.forms import MergeForm, OutboxForm, PrintoutForm
+from results.models import MergedResults, Outbox, Printout
 from server.converters import IdConverter
 from server.writes import ServiceError
 from tournaments import services as tournament_services
@@ -54,6 +54,8 @@ def game_results(request, pk: int):
     }
     if request.htmx:
         return render(request, "results/partials/_results.html", context)
+    context["outbox"] = list(Outbox.objects.filter(game=game))
+    context["outbox_form"] = OutboxForm()
     context["printouts"] = game.printouts.defer("pdf")[:5]
     context["printout_form"] = PrintoutForm()
     return render(request, "results/game_results.html", context)
@@ -205,3 +207,28 @@ def _merge_unreadable(request, error: ServiceError):
     can be sent again."""
     messages.error(request, error.text())
     return redirect("results:merge_create")
+
+
+# -- results sent to a federation's server (a simultaneous played on this laptop) ------------------
+
+
+@for_arbiter("game")
+def game_send(request, pk: int):
+    """POST: send the game's results to the event's server (kept if it cannot be reached); GET (the
+    page's 30-second poll while a file waits): try the waiting ones again."""
+    game = _game(pk)
+    form = OutboxForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            outbox.outbox_add(game=game, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.text())
+        else:
+            form = OutboxForm()
+    rows = outbox.outbox_send_pending(game)
+    context = {"game": game, "outbox": rows, "outbox_form": form}
+    if request.htmx:
+        return render(request, "results/partials/_outbox.html", context)
+    if form.errors:
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    return redirect("results:game_results", pk=pk)

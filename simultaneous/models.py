@@ -54,3 +54,18 @@ class Centre(models.Model):
     class Meta:
         ordering = ["-lead", "joined_at", "id"]
         constraints = [models.UniqueConstraint(fields=["event", "club"], name="one_centre_per_club")]
+
+
+class Upload(models.Model):
+    """The results file of a centre that played the event on its own laptop (no Internet in its
+    hall), sent with its club's token; a file sent again replaces the club's earlier one."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="uploads")
+    club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="+")
+    #: The results file's text (``results.exports.results_export``).
+    data = models.TextField()
+    received_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["received_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "club"], name="one_upload_per_club")]

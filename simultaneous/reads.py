@@ -12,7 +12,9 @@ from django.core.cache import cache
 
 from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameScores, Row, rows
-from simultaneous.models import Centre, Event
+from results import reading
+from results.reading import Results
+from simultaneous.models import Centre, Event, Upload
 from tournaments import standings
 
 #: How long a computed standing is kept (a new change makes a new key anyway).
@@ -37,27 +39,45 @@ class Standing:
     centres: tuple[CentreLine, ...]
 
 
-def event_key(centres: list[Centre]) -> str:
+def event_key(centres: list[Centre], uploads: list[Upload]) -> str:
     state = "|".join(f"{c.pk}:{standings.results_key(c.tournament_id)}" for c in centres)
+    state += "|" + "|".join(f"u{u.pk}:{u.received_at.isoformat()}" for u in uploads)
     return hashlib.sha1(state.encode()).hexdigest()
 
 
 def event_standing(event: Event, lang: str) -> Standing:
     centres = list(event.centres.select_related("club", "tournament", "game").order_by("-lead", "id"))
-    key = f"event:{event.pk}:{lang}:{event_key(centres)}"
+    uploads = list(event.uploads.select_related("club").defer("data"))
+    key = f"event:{event.pk}:{lang}:{event_key(centres, uploads)}"
     found = cache.get(key)
     if found is None:
-        found = _standing(centres, lang)
+        sent = [(u.club.name, reading.read_results(0, "envoi", u.data.encode())) for u in _with_data(uploads)]
+        found = _standing(centres, sent, lang)
         cache.set(key, found, STANDING_SECONDS)
     return found
 
 
-def _standing(centres: list[Centre], lang: str) -> Standing:
+def _with_data(uploads: list[Upload]) -> list[Upload]:
+    return list(Upload.objects.filter(pk__in=[u.pk for u in uploads]).select_related("club").order_by("id"))
+
+
+def _standing(centres: list[Centre], sent: list[tuple[str, Results]], lang: str) -> Standing:
+    """``sent``: the results files of the centres that played on their own laptop, read."""
     counted = standings.counted_rounds([c.game for c in centres])
-    common = min((len(counted[c.game_id]) for c in centres), default=0)
+    played = [len(counted[c.game_id]) for c in centres] + [len(r.record.rounds) for _club, r in sent]
+    common = min(played, default=0)
     people: list[Entrant] = []
-    scores = {}
+    overall: dict = {}
     lines = []
+
+    def add(key, entrant: Entrant, club: str, scores) -> None:
+        people.append(
+            Entrant(key, entrant.name, entrant.table, entrant.club or club, entrant.series,
+                    entrant.category, entrant.licence)
+        )  # fmt: skip
+        if scores is not None:
+            overall[key] = tuple(scores[:common])
+
     for centre in centres:
         rounds = counted[centre.game_id]
         mine = standings.entrants(centre.tournament_id)
@@ -65,16 +85,23 @@ def _standing(centres: list[Centre], lang: str) -> Standing:
             mine, standings.scores_of(rounds), standings.rules_of(centre.tournament)
         )
         lines.append(CentreLine(centre.club.name, len(rounds), len(mine), centre.lead, rows(own, lang)))
-        played = standings.scores_of(rounds[:common]).scores
+        scores = standings.scores_of(rounds[:common]).scores
         for entrant in mine:
-            key = (centre.pk, entrant.key)
-            people.append(
-                Entrant(key, entrant.name, entrant.table, entrant.club or centre.club.name, entrant.series,
-                        entrant.category, entrant.licence)
-            )  # fmt: skip
-            if entrant.key in played:
-                scores[key] = played[entrant.key]
-    tops = tuple(r.top_score or 0 for r in counted[centres[0].game_id][:common]) if centres else ()
-    rules = standings.rules_of(centres[0].tournament) if centres else engine_ranking.Rules()
-    overall = engine_ranking.rank_game(people, GameScores(tops=tops, scores=scores), rules)
-    return Standing(common, sum(tops), rows(overall, lang), tuple(lines))
+            add((centre.pk, entrant.key), entrant, centre.club.name, scores.get(entrant.key))
+    for number, (club, results) in enumerate(sent):
+        tops = tuple(r.score for r in results.record.rounds)
+        theirs = GameScores(tops=tops, scores={entrant.key: scores for entrant, scores in results.players})
+        own = engine_ranking.rank_game(
+            [entrant for entrant, _ in results.players], theirs, engine_ranking.Rules()
+        )
+        lines.append(CentreLine(club, len(tops), len(results.players), False, rows(own, lang)))
+        for entrant, scores in results.players:
+            add(("sent", number, entrant.key), entrant, club, scores)
+    if centres:
+        tops = tuple(r.top_score or 0 for r in counted[centres[0].game_id][:common])
+        rules = standings.rules_of(centres[0].tournament)
+    else:
+        tops = tuple(r.score for r in sent[0][1].record.rounds[:common]) if sent else ()
+        rules = engine_ranking.Rules()
+    ranking = engine_ranking.rank_game(people, GameScores(tops=tops, scores=overall), rules)
+    return Standing(common, sum(tops), rows(ranking, lang), tuple(lines))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
+from clubs.models import Club
 from engine import record as engine_record
 from lexicons.loaded import engine_lexicon
-from results import exports
+from results import exports, merges, reading
 from server.writes import ServiceError, writing
-from simultaneous.models import Centre, Event
+from simultaneous.models import Centre, Event, Upload
 from tournaments import services as live
 from tournaments.models import Game, Round
 
@@ -66,6 +67,35 @@ def _lead_record(event: Event) -> dict:
 def _placed(game: Game) -> list[dict]:
     """The game's placed rounds as the record writes them (none yet: an empty list)."""
     return exports.game_record(game)["rounds"] if exports.placed_rounds(game) else []
+
+
+def upload_receive(*, event: Event, token: str, name: str, data: bytes) -> Upload:
+    """A centre's results file sent from its laptop with its club's token: read within the merge's
+    limits, checked to be this event's game round for round (fewer rounds is fine: the centre may
+    send again later), kept in place of the club's earlier file."""
+    club = Club.objects.filter(upload_token=token).first() if token else None
+    if club is None:
+        raise ServiceError("upload_token_unknown")
+    name = reading.file_name(name)
+    reading.check_sizes([(name, len(data))])
+    results = reading.read_results(0, name, data)
+    merges.check_against(event.name, _reference_rounds(event), event.lexicon.sha256, results)
+    with writing():
+        upload, _ = Upload.objects.update_or_create(
+            event=event, club=club, defaults={"data": data.decode("utf-8")}
+        )
+    return upload
+
+
+def _reference_rounds(event: Event):
+    """The event's game as the centres play it: the prepared record, or the lead's placed rounds."""
+    if event.kind == Event.Kind.PREPARED:
+        return engine_record.parse(json.dumps(event.record)).rounds
+    lead = Centre.objects.select_related("game__tournament__lexicon").get(event=event, lead=True)
+    rounds = _placed(lead.game)
+    if not rounds:
+        return ()
+    return engine_record.parse(json.dumps(exports.game_record(lead.game))).rounds
 
 
 def lead_moved(sender, instance, raw: bool = False, **_kwargs) -> None:

@@ -11,4 +11,6 @@ urlpatterns = [
     path("simultanes/<id:pk>/rejoindre/", views.event_join, name="event_join"),
     # Public: the results page, without login.
     path("simultane/<str:key>/", views.event_public, name="event_public"),
+    # Public, with the club's token: a centre's laptop sends its results file.
+    path("simultane/<str:key>/envoi/", views.event_upload, name="event_upload"),
 ]

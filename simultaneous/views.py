@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from clubs import access
@@ -84,8 +85,10 @@ def event_detail(request, pk: int):
         "standing": standing,
         "centres": [
             {"centre": c, "line": line, "mine": access.may(request.user, c.club_id, Role.DEPUTY)}
-            for c, line in zip(centres, standing.centres, strict=True)
+            for c, line in zip(centres, standing.centres[: len(centres)], strict=True)
         ],
+        # Centres that played on their own laptop and sent their results file.
+        "sent": standing.centres[len(centres) :],
         "public_url": request.build_absolute_uri(
             reverse("simultaneous:event_public", args=[event.public_key])
         ),
@@ -127,3 +130,32 @@ def event_public(request, key: str):
         "chosen": series or category,
     }
     return render(request, "simultaneous/event_public.html", context)
+
+
+@csrf_exempt  # a laptop's program, not a browser: the club's token is its credential
+@require_POST
+def event_upload(request, key: str):
+    """A centre's laptop sends its results file: ``Authorization: Bearer <club token>``, the file as
+    the body.  Answers JSON: ``{"ok": true}``, or the refusal in French and English (403 for an
+    unknown token, 400 for a file that is not this event's game, 413 for one too big)."""
+    event = Event.objects.select_related("lexicon").filter(public_key=key[:24]).first()
+    if event is None:
+        raise Http404
+    token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    try:
+        data = request.body
+    except RequestDataTooBig:
+        return _refused(ServiceError("upload_too_big"), 413)
+    try:
+        upload = services.upload_receive(
+            event=event, token=token, name=request.headers.get("X-File-Name", "resultats.json"), data=data
+        )
+    except ServiceError as error:
+        return _refused(error, 403 if error.message.code == "upload_token_unknown" else 400)
+    return JsonResponse({"ok": True, "club": upload.club.name})
+
+
+def _refused(error: ServiceError, status: int) -> JsonResponse:
+    return JsonResponse(
+        {"ok": False, "fr": error.message.text("fr"), "en": error.message.text("en")}, status=status
+    )

@@ -224,8 +224,8 @@ def test_redis_url_puts_the_cache_in_redis(tmp_path):
 # -- arbiter pages need the login ------------------------------------------------------------------
 
 _PLAYER_NAMES = {p.name for p in player_urlpatterns}
-#: Pages for everyone by design: a simultaneous event's results (its key in the address).
-_PUBLIC = {"event_public"}
+#: For everyone by design: a simultaneous event's results, and its upload address (the club token is the key).
+_PUBLIC = {"event_public", "event_upload"}
 
 
 def _arbiter_urls(ids: dict[str, int]) -> list[str]:

@@ -1,0 +1,175 @@
+"""Issue 14: a centre that played the simultaneous on its own laptop (no Internet in its hall) sends
+its results file to the federation's server with its club's token.  The laptop's first try finds the
+server unreachable: the file waits in its outbox and goes on a later try; the public page then ranks
+that centre's players with the others'.  A wrong token, or another game, is refused with the reason.
+
+Here the federation's server is ``live_server``; the laptop is this test process calling the
+laptop's own service, through a port where nothing listens at first and a relay to the server
+later (the hall's connection coming back)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import socket
+import socketserver
+import threading
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from clubs.models import Club, Member, Role
+from lexicons.loaded import lexicon_default_row
+from results import outbox
+from results.models import Outbox
+from simultaneous import services as events
+from simultaneous.models import Event, Upload
+from tournaments import services
+from tournaments.models import Round
+
+pytestmark = pytest.mark.clubs
+
+GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
+
+
+def _club(name: str) -> tuple[Club, User]:
+    club = Club.objects.create(name=name)
+    arbiter = User.objects.create_user(f"arbitre-{name.lower()}", password="x-secret-123")
+    Member.objects.create(club=club, user=arbiter, role=Role.ARBITER)
+    return club, arbiter
+
+
+def _laptop_game(club: Club, arbiter: User, record: str, rounds: int):
+    """The game as the centre's laptop played it: its own tournament, the prepared record replayed,
+    the first player playing every top."""
+    tournament = services.tournament_create(
+        created_by=arbiter, owner=club, lexicon=lexicon_default_row(), name="Simultané",
+        date=datetime.date(2026, 11, 28), club=club.name,
+    )  # fmt: skip
+    players = [services.player_register(tournament=tournament, name=n) for n in ("Émile", "Fanny")]
+    game = services.game_start(tournament=tournament, prepared=(GAMES / record).read_bytes())
+    for number in range(1, rounds + 1):
+        rnd = services.round_draw(game_id=game.pk, expected_number=number).round
+        if rnd.top_state != Round.TopState.READY:
+            services.round_compute_top(round_id=rnd.pk)
+        rnd = services.round_start(round_id=Round.objects.get(pk=rnd.pk).pk)
+        top = rnd.tops[0]
+        services.submission_record(
+            player=players[0], round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
+        )
+        services.round_close(round_id=rnd.pk)
+        services.round_place_top(round_id=rnd.pk)
+    return game
+
+
+class _Relay(socketserver.ThreadingTCPServer):
+    """The hall's connection coming back: bytes relayed both ways to the federation's server."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, port: int, target: tuple[str, int]):
+        self.target = target
+        super().__init__(("127.0.0.1", port), _Pipe)
+
+
+class _Pipe(socketserver.BaseRequestHandler):
+    def handle(self):
+        upstream = socket.create_connection(self.server.target)
+
+        def pump(source, sink):
+            try:
+                while chunk := source.recv(65536):
+                    sink.sendall(chunk)
+            except OSError:
+                pass
+            finally:
+                sink.close() if sink is self.request else sink.shutdown(socket.SHUT_WR)
+
+        back = threading.Thread(target=pump, args=(upstream, self.request), daemon=True)
+        back.start()
+        pump(self.request, upstream)
+        back.join(10)
+        upstream.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page(live_server, client):
+    vichy, arbiter_v = _club("Vichy")
+    montlucon, arbiter_m = _club("Montluçon")
+    event = events.event_create(
+        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
+        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
+        record_file=(GAMES / "game-001.json").read_bytes(),
+    )  # fmt: skip
+    centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
+    services.player_register(tournament=centre.tournament, name="Alice")
+    game = _laptop_game(montlucon, arbiter_m, "game-001.json", rounds=2)
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
+    first = outbox.outbox_add(game=game, url=url, token=montlucon.upload_token)
+    assert first.status == Outbox.Status.PENDING and first.attempts == 1 and first.last_error
+    assert not Upload.objects.exists()
+    # Not tried again before its time; then the connection is back.
+    assert outbox.outbox_send_pending(game)[0].attempts == 1
+    host, server_port = live_server.url.removeprefix("http://").split(":")
+    relay = _Relay(port, (host, int(server_port)))
+    threading.Thread(target=relay.serve_forever, daemon=True).start()
+    try:
+        Outbox.objects.update(tried_at=timezone.now() - datetime.timedelta(minutes=1))
+        sent = outbox.outbox_send_pending(game)[0]
+    finally:
+        relay.shutdown()
+        relay.server_close()
+    assert sent.status == Outbox.Status.SENT and sent.attempts == 2 and sent.sent_at
+    upload = Upload.objects.get()
+    assert upload.club == montlucon and json.loads(upload.data)["players"][0]["name"] == "Émile"
+
+    page = client.get(f"/simultane/{event.public_key}/").content.decode()
+    assert "Émile" in page and "Fanny" in page and "Alice" in page and "Montluçon" in page
+
+
+def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
+    vichy, arbiter_v = _club("Vichy")
+    moulins, arbiter_m = _club("Moulins")
+    event = events.event_create(
+        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
+        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
+        record_file=(GAMES / "game-001.json").read_bytes(),
+    )  # fmt: skip
+    url = f"{live_server.url}/simultane/{event.public_key}/"
+    game = _laptop_game(moulins, arbiter_m, "game-001.json", rounds=1)
+    wrong = outbox.outbox_add(game=game, url=url, token="pas-le-bon-jeton")
+    assert wrong.status == Outbox.Status.REFUSED and "Jeton de club inconnu" in wrong.last_error
+    other = _laptop_game(moulins, arbiter_m, "game-002.json", rounds=1)
+    refused = outbox.outbox_add(game=other, url=url, token=moulins.upload_token)
+    assert refused.status == Outbox.Status.REFUSED and "coup 1" in refused.last_error.lower()
+    assert not Upload.objects.exists()
+
+
+def test_the_upload_address_answers_every_request_without_a_500(client, db):
+    vichy, arbiter_v = _club("Vichy")
+    event = events.event_create(
+        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
+        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
+        record_file=(GAMES / "game-001.json").read_bytes(),
+    )  # fmt: skip
+    address = f"/simultane/{event.public_key}/envoi/"
+    assert client.get(address).status_code == 405
+    assert client.post(address, b"{}", content_type="application/json").status_code == 403
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {vichy.upload_token}"}
+    for body in (b"", b"not json", b"[]", b'{"format": 1}', "\ud800".encode("utf-8", "surrogatepass")):
+        answer = client.post(address, body, content_type="application/json", **auth)
+        assert answer.status_code == 400 and answer.json()["ok"] is False and answer.json()["fr"], body
+    assert (
+        client.post("/simultane/inconnu/envoi/", b"{}", content_type="application/json", **auth).status_code
+        == 404
+    )
