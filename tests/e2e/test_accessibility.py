@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import datetime
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import axe_playwright_python
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from clubs.models import Invitation
 from lexicons.loaded import lexicon_default_row
 from simultaneous import services as simultaneous
 from simultaneous.models import Event
+from tests.e2e.browser import orm as _orm
 from tournaments import services
 
 PASSWORD = "mot-de-passe-du-club"
@@ -29,14 +28,6 @@ PASSWORD = "mot-de-passe-du-club"
 AXE_SCRIPT = Path(axe_playwright_python.__file__).with_name("axe.min.js")
 
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 class Audit:

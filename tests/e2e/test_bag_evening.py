@@ -20,40 +20,21 @@ from __future__ import annotations
 
 import io
 import time
-from contextlib import contextmanager
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
 from results.models import Printout
+from tests.e2e.browser import VOICE
+from tests.e2e.browser import orm as _orm
 from tournaments.models import Round
 
 PASSWORD = "mot-de-passe-du-club"
 GRACE = 2
-#: The projector's voice, recorded: speechSynthesis replaced before the page's scripts run.
-VOICE = """
-window.__spoken = [];
-class RecordedUtterance { constructor(text) { this.text = text; } }
-window.SpeechSynthesisUtterance = RecordedUtterance;
-Object.defineProperty(window, "speechSynthesis", { value: {
-  speak(u) { window.__spoken.push(u.text); }, cancel() {}, getVoices() { return []; }
-} });
-"""
-
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    """The test's own database calls, their connection closed after use (see test_club_session)."""
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def test_an_evening_drawn_from_a_physical_bag(live_server, laptop, phone, artifacts):

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import datetime
 import re
-from contextlib import contextmanager
 
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from engine.notation import parse_ref
 from lexicons.loaded import lexicon_default_row
+from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Player
 from tournaments.phone import player_standing
@@ -24,14 +23,6 @@ from tournaments.phone import player_standing
 expect.set_options(timeout=10_000)
 
 ROWS = "ABCDEFGHIJKLMNO"
-
-
-@contextmanager
-def _orm():
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _typed(word: str) -> str:

@@ -31,16 +31,15 @@ from __future__ import annotations
 
 import re
 import time
-from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import orm as _orm
 from tournaments.models import Round
 
 GAME_RECORD = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
@@ -153,17 +152,6 @@ def test_an_arbiter_and_three_phones_play_three_rounds_and_every_screen_shows_th
     phones[ALICE].screenshot(path=str(artifacts / "player-phone-results.png"))
     assert not problems, problems
     assert time.monotonic() - started < 60
-
-
-@contextmanager
-def _orm():
-    """The test's own database calls.  While Playwright runs, this thread has a running event loop,
-    and Django then keeps the thread's connection apart from the one the test database's teardown
-    closes: close it after use, or PostgreSQL could not drop the test database."""
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 # -- the arbiter's laptop ------------------------------------------------------------------------

@@ -6,34 +6,16 @@ arbiter's way, and large print stays on the phone with no control cut off."""
 from __future__ import annotations
 
 import datetime
-from contextlib import contextmanager
 
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from lexicons.loaded import lexicon_default_row
+from tests.e2e.browser import VOICE
+from tests.e2e.browser import orm as _orm
 from tournaments import services
 
-#: speechSynthesis recorded (as in test_bag_evening).
-VOICE = """
-window.__spoken = [];
-class RecordedUtterance { constructor(text) { this.text = text; } }
-window.SpeechSynthesisUtterance = RecordedUtterance;
-Object.defineProperty(window, "speechSynthesis", { value: {
-  speak(u) { window.__spoken.push(u.text); }, cancel() {}, getVoices() { return []; }
-} });
-"""
-
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _announced(page: Page, text: str) -> None:

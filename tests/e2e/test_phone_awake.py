@@ -8,17 +8,16 @@ served from a name that is not ``localhost`` (which browsers treat as secure).""
 from __future__ import annotations
 
 import datetime
-from contextlib import contextmanager
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from lexicons.loaded import lexicon_default_row
+from tests.e2e.browser import orm as _orm
 from tests.e2e.conftest import CHROMIUM_ARGS, LOCALE, TIMEZONE, _chromium_or_skip
 from tournaments import services
 from tournaments.models import Player, Round
@@ -36,15 +35,6 @@ HTMLMediaElement.prototype.play = function () {
 };
 """
 VIDEO_PLAYING = "() => window.__played.length > 0 && window.__played.every(v => !v.paused)"
-
-
-@contextmanager
-def _orm():
-    """The test's own database calls, their connection closed after use (see test_club_session)."""
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 @pytest.fixture

@@ -4,27 +4,17 @@ answers 503, the same request (same request_id), and the slip is stored once."""
 from __future__ import annotations
 
 import datetime
-from contextlib import contextmanager
 from urllib.parse import parse_qs
 
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Route, expect
 
 from lexicons.loaded import lexicon_default_row
+from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Player, Round, Submission
 
 BUSY = "Le serveur est occupé un instant : bulletin pas encore reçu, nouvel essai automatique…"
-
-
-@contextmanager
-def _orm():
-    """The test's own database calls, their connection closed after use (see test_club_session)."""
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _running_round() -> tuple[Player, Round]:

@@ -8,27 +8,17 @@ The game replays tests/data/reference-games/game-001.json: round 1 is VDFIR?A, t
 from __future__ import annotations
 
 import datetime
-from contextlib import contextmanager
 
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from lexicons.loaded import lexicon_default_row
+from tests.e2e.browser import orm as _orm
 from tests.fixtures import REFERENCE_GAME
 from tournaments import services
 from tournaments.models import Player, Submission
 
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    """The test's own database calls, their connection closed after use (see test_club_session)."""
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _running_round_with_a_blank() -> Player:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from contextlib import contextmanager
 from decimal import Decimal
 
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from engine.board import Board
@@ -21,19 +19,12 @@ from engine.movegen import Position, all_plays
 from engine.ranking import percent, rounded
 from lexicons.loaded import engine_lexicon, lexicon_default_row
 from review import reads
+from tests.e2e.browser import orm as _orm
 from tournaments import services, standings
 from tournaments.models import Round
 from training.games import club_game
 
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _slip(play) -> str:

@@ -8,16 +8,15 @@ three."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from clubs.models import Club, Member, Role
 from simultaneous.models import Centre, Event
+from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Player, Round
 
@@ -28,14 +27,6 @@ PASSWORD = "x-secret-123"
 ALL_CENTRES = "coups joués dans tous les centres"
 
 expect.set_options(timeout=10_000)
-
-
-@contextmanager
-def _orm():
-    try:
-        yield
-    finally:
-        connections.close_all()
 
 
 def _log_in(page: Page, base: str, username: str) -> None:

@@ -64,6 +64,14 @@ def _laptop_game(club: Club, arbiter: User, record: str, rounds: int):
     return game
 
 
+def _prepared_event(organiser: Club, arbiter: User) -> Event:
+    return events.event_create(
+        organiser=organiser, created_by=arbiter, name="Simultané", date=datetime.date(2026, 11, 28),
+        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
+        record_file=(GAMES / "game-001.json").read_bytes(),
+    )  # fmt: skip
+
+
 class _Relay(socketserver.ThreadingTCPServer):
     """The hall's connection coming back: bytes relayed both ways to the federation's server."""
 
@@ -104,11 +112,7 @@ def _free_port() -> int:
 def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page(live_server, client):
     vichy, arbiter_v = _club("Vichy")
     montlucon, arbiter_m = _club("Montluçon")
-    event = events.event_create(
-        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
-        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
-        record_file=(GAMES / "game-001.json").read_bytes(),
-    )  # fmt: skip
+    event = _prepared_event(vichy, arbiter_v)
     centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
     services.player_register(tournament=centre.tournament, name="Alice")
     game = _laptop_game(montlucon, arbiter_m, "game-001.json", rounds=2)
@@ -140,11 +144,7 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
 def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
     vichy, arbiter_v = _club("Vichy")
     moulins, arbiter_m = _club("Moulins")
-    event = events.event_create(
-        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
-        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
-        record_file=(GAMES / "game-001.json").read_bytes(),
-    )  # fmt: skip
+    event = _prepared_event(vichy, arbiter_v)
     url = f"{live_server.url}/simultane/{event.public_key}/"
     game = _laptop_game(moulins, arbiter_m, "game-001.json", rounds=1)
     wrong = outbox.outbox_add(game=game, url=url, token="pas-le-bon-jeton")
@@ -157,11 +157,7 @@ def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
 
 def test_the_upload_address_answers_every_request_without_a_500(client, db):
     vichy, arbiter_v = _club("Vichy")
-    event = events.event_create(
-        organiser=vichy, created_by=arbiter_v, name="Simultané", date=datetime.date(2026, 11, 28),
-        kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
-        record_file=(GAMES / "game-001.json").read_bytes(),
-    )  # fmt: skip
+    event = _prepared_event(vichy, arbiter_v)
     address = f"/simultane/{event.public_key}/envoi/"
     assert client.get(address).status_code == 405
     assert client.post(address, b"{}", content_type="application/json").status_code == 403
