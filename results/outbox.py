@@ -2,7 +2,8 @@
 without Internet.  The arbiter gives the event's public address and the club's token; the results
 file (``exports.results_export``, rebuilt at each try so the latest correction goes) is sent at once
 and, while the server cannot be reached, kept and tried again each time the game's results page is
-open (every 30 seconds) until the server takes it or refuses it with a reason."""
+open (every 30 seconds), and by the laptop server's chores (``server.background``), until the server
+takes it or refuses it with a reason."""
 
 from __future__ import annotations
 
@@ -88,7 +89,18 @@ def _reason(refused: urllib.error.HTTPError) -> str:
 
 def outbox_send_pending(game: Game) -> list[Outbox]:
     """The game's pending files not tried for ``RETRY_SECONDS``, tried again; all its rows."""
-    due = timezone.now() - datetime.timedelta(seconds=RETRY_SECONDS)
-    for row in Outbox.objects.filter(game=game, status=Outbox.Status.PENDING, tried_at__lt=due):
-        outbox_send(row)
+    outbox_send_due(game)
     return list(Outbox.objects.filter(game=game))
+
+
+def outbox_send_due(game: Game | None = None) -> int:
+    """The pending files (of ``game``, or all) not tried for ``RETRY_SECONDS``, tried again."""
+    due = timezone.now() - datetime.timedelta(seconds=RETRY_SECONDS)
+    rows = Outbox.objects.filter(status=Outbox.Status.PENDING, tried_at__lt=due).select_related("game")
+    if game is not None:
+        rows = rows.filter(game=game)
+    tried = 0
+    for row in rows:
+        outbox_send(row)
+        tried += 1
+    return tried

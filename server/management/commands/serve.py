@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
+from server.background import start_chores
 from server.network import lan_addresses
 from server.warmup import warm_up_rooms
 
@@ -105,6 +106,8 @@ class Command(BaseCommand):
         from server import arrival
 
         application = get_wsgi_application()
+        # Results waiting for a federation's server are sent when the connection comes back.
+        start_chores()
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped
