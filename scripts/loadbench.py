@@ -332,6 +332,12 @@ def stored_text(slip: str, claimed: str) -> str:
     return " ".join(parts)
 
 
+def phone_typed(slip: str) -> str:
+    """The slip as the phone's player types it: letters in upper case, a joker's letter followed by
+    ``?`` (the page upper-cases everything typed: a lower case letter is no joker)."""
+    return "".join(f"{c.upper()}?" if c.islower() else c for c in slip)
+
+
 class Phone:
     """A player's phone: the join link, the status polled every 2 s, the slips."""
 
@@ -436,6 +442,7 @@ class Phone:
         task.add_done_callback(self.tasks.discard)
 
     def slip(self, plan: Plan, kind: str) -> tuple[str, str]:
+        """The slip in the engine's notation (a joker's letter in lower case) and the claimed score."""
         top = plan.tops[(self.index + plan.number) % len(plan.tops)]
         if kind == "top":
             return f"{top['ref']} {top['word']}", str(top["score"])
@@ -450,7 +457,7 @@ class Phone:
             "csrfmiddlewaretoken": self.csrf,
             "round": str(round_id),
             "request_id": uuid.uuid4().hex,  # player.js: a new id for each slip typed
-            "slip": slip,
+            "slip": phone_typed(slip),
             "claimed": claimed,
         }
         sending = Sending(round_id, time.time(), stored_text(slip, claimed))
