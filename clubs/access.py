@@ -8,7 +8,7 @@ arbiter's action 403.  The site's administrator (a superuser) may everything eve
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -44,25 +44,35 @@ def may(user, club_id: int | None, role: str = Role.ARBITER) -> bool:
     return held is not None and _RANK[held] >= _RANK[role]
 
 
+def club_ids(user, role: str = Role.DEPUTY) -> list[int]:
+    """The clubs where the user holds ``role`` or better, by membership (the administrator's too)."""
+    return sorted(club for club, held in roles(user).items() if _RANK[held] >= _RANK[role])
+
+
 def clubs(user, role: str = Role.DEPUTY):
     """The clubs whose objects the user may see with ``role`` (the administrator: all)."""
     if is_admin(user):
         return Club.objects.all()
-    ids = [club for club, held in roles(user).items() if _RANK[held] >= _RANK[role]]
-    return Club.objects.filter(pk__in=ids)
+    return Club.objects.filter(pk__in=club_ids(user, role))
 
 
-def only_deputy(user) -> bool:
-    """A deputy of every club they belong to: their pages show the games to enter slips in."""
-    held = roles(user)
-    return not is_admin(user) and bool(held) and all(role == Role.DEPUTY for role in held.values())
+def holds(user, role: str) -> bool:
+    """Whether the user holds ``role`` (or better) in some club (the administrator: always)."""
+    return is_admin(user) or any(_RANK[held] >= _RANK[role] for held in roles(user).values())
 
 
 def check(user, club_id: int | None, role: str = Role.ARBITER) -> None:
     """404 for an object of a club the user is not in (or no object), 403 for too low a role."""
-    if may(user, club_id, role):
+    check_any(user, () if club_id is None else (club_id,), role)
+
+
+def check_any(user, club_ids: Iterable[int], role: str = Role.ARBITER) -> None:
+    """``check`` for an object shared by several clubs (a simultaneous event): ``role`` in one of
+    them is enough."""
+    club_ids = set(club_ids)
+    if any(may(user, club, role) for club in club_ids):
         return
-    if club_id is not None and club_id in roles(user):
+    if club_ids & set(roles(user)):
         raise PermissionDenied
     raise Http404
 
@@ -91,7 +101,7 @@ def members_only(role: str = Role.ARBITER):
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not is_admin(request.user) and not clubs(request.user, role).exists():
+            if not holds(request.user, role):
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 
@@ -111,5 +121,5 @@ def first_club() -> Club:
 def home_club(user) -> Club:
     """The club what this user creates belongs to when they do not choose: their first club as an
     arbiter; for the administrator (the laptop's one arbiter), the first club."""
-    ids = sorted(club for club, held in roles(user).items() if held == Role.ARBITER)
+    ids = club_ids(user, Role.ARBITER)
     return Club.objects.get(pk=ids[0]) if ids else first_club()

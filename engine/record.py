@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -50,6 +49,7 @@ from engine.messages import LANGUAGES, Message, register
 from engine.notation import NotationError, RackText, Ref, parse_rack, parse_ref, parse_word, rack_text
 from engine.play import Play
 from engine.scoring import Illegal, apply, evaluate
+from engine.texts import codepoint, forbidden_char, quoted
 
 FORMAT = "duplicate-game/1"
 
@@ -57,8 +57,6 @@ _GAME_KEYS = ("format", "lexicon", "rounds", "total")
 _GAME_OPTIONAL = ("title", "date", "seed")
 _ROUND_KEYS = ("rack", "ref", "word", "score")
 _ROUND_OPTIONAL = ("tied",)
-#: How much of a value the file got wrong an error message quotes.
-_QUOTE_LIMIT = 40
 
 #: Limits, checked before anything costs.  The file's size (a whole game with a long title is about 8 KB).
 MAX_BYTES = 256 * 1024
@@ -70,8 +68,6 @@ MAX_ROUNDS = 101
 MAX_TEXT = 200
 #: Every whole number fits every database's integer column and every reader's number.
 MAX_INTEGER = 2**31 - 1
-#: Not in a record's texts: control characters (PostgreSQL refuses NUL), halves of UTF-16 pairs (UTF-8 too).
-_UNSTORABLE = ("Cc", "Cs")
 #: The refusal of a file past ``MAX_BYTES``, also said by a form that sees the size first.
 TOO_BIG = Message("record_too_big", {"kib": MAX_BYTES // 1024})
 
@@ -102,13 +98,6 @@ def _lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and text[1].islower():
         return text[0].lower() + text[1:]
     return text
-
-
-def _quote(value: object) -> str:
-    """A value as a message shows it: short, and only characters a page or a database can hold."""
-    text = str(value)
-    text = text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
-    return "".join("\ufffd" if unicodedata.category(c) in _UNSTORABLE else c for c in text)
 
 
 # -- the record ---------------------------------------------------------------
@@ -209,7 +198,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     obj = {}
     for key, value in pairs:
         if key in obj:
-            raise RecordError(Message("record_duplicate_key", {"key": _quote(key)}))
+            raise RecordError(Message("record_duplicate_key", {"key": quoted(key)}))
         obj[key] = value
     return obj
 
@@ -219,7 +208,7 @@ def _check_format(obj: dict) -> None:
         raise RecordError(Message("record_missing_key", {"key": "format"}))
     found = obj["format"]
     if found != FORMAT:
-        shown = _quote(found) if isinstance(found, str) else "?"
+        shown = quoted(found) if isinstance(found, str) else "?"
         raise RecordError(Message("record_format", {"found": shown, "expected": FORMAT}))
 
 
@@ -229,7 +218,7 @@ def _check_keys(obj: dict, required: tuple, optional: tuple, round: int | None) 
             raise RecordError(Message("record_missing_key", {"key": key}), round)
     for key in obj:
         if key not in required and key not in optional:
-            raise RecordError(Message("record_unknown_key", {"key": _quote(key)}), round)
+            raise RecordError(Message("record_unknown_key", {"key": quoted(key)}), round)
 
 
 def _text(obj: dict, key: str, round: int | None) -> str:
@@ -243,9 +232,9 @@ def _clean_text(value: str, key: str, round: int | None) -> str:
     """A text a page and either database can hold, or ``RecordError`` saying what is wrong."""
     if len(value) > MAX_TEXT:
         raise RecordError(Message("record_text_long", {"key": key, "limit": MAX_TEXT}), round)
-    bad = next((c for c in value if unicodedata.category(c) in _UNSTORABLE), None)
+    bad = forbidden_char(value)
     if bad is not None:
-        raise RecordError(Message("record_text_char", {"key": key, "char": f"U+{ord(bad):04X}"}), round)
+        raise RecordError(Message("record_text_char", {"key": key, "char": codepoint(bad)}), round)
     return value
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-import unicodedata
 from pathlib import Path
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.db.models import Q
 
 from engine.lexicon import Lexicon, LexiconError
 from engine.lexicon.normalize import list_text, read_words
+from engine.texts import replaced
 from lexicons.loaded import lexicon_keep
 from lexicons.models import LexiconList
 from server.writes import ServiceError, writing
@@ -39,7 +39,7 @@ def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
         if known is not None:
             _shared_with(known, club)
             return known  # the same words: the same list, whatever its name
-        lexicon = Lexicon.from_normalized(words, lexicon_name(name))
+        lexicon = Lexicon.from_normalized(words, lexicon_name(name), sha256=sha256)
     except LexiconError as error:
         raise ServiceError.because("lexicon_refused", error.message) from None
     path, written = _store(text, sha256)
@@ -54,7 +54,7 @@ def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
             path.unlink(missing_ok=True)
         raise
     _shared_with(row, club)
-    lexicon.cache_for(text)
+    lexicon.cache_for(text, sha256)
     lexicon_keep(lexicon, key=row.sha256)
     return row
 
@@ -74,7 +74,7 @@ def lexicons_of(clubs):
 def lexicon_name(name: str) -> str:
     """The name as the column keeps it: no control character (PostgreSQL refuses NUL) nor half of
     a UTF-16 pair, within the column's length; the file's name is all an upload gives."""
-    kept = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in name)
+    kept = replaced(name, " ")
     return " ".join(kept.split())[:NAME_LENGTH].strip() or "liste"
 
 

@@ -44,6 +44,12 @@ def game_record(game: Game) -> dict:
     return engine_record.to_dict(_record(game, placed_rounds(game)))
 
 
+def placed_record(game: Game) -> engine_record.GameRecord | None:
+    """The game's placed rounds as a record, None before the first top is placed."""
+    rounds = placed_rounds(game)
+    return _record(game, rounds) if rounds else None
+
+
 def game_record_text(game: Game) -> str:
     """The record's file text (UTF-8 JSON), laid out like the reference games."""
     return engine_record.dumps(_record(game, placed_rounds(game)))

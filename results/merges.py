@@ -87,37 +87,33 @@ def merged_ranking(merged: Merged, rules: Rules | None = None) -> GameRanking:
 
 
 def _check_same_game(first: Results, other: Results) -> None:
-    if other.lexicon_sha256 != first.lexicon_sha256:
-        raise MergeError(
-            "merge_lexicon", file=other.name, first=first.name,
-            lexicon=_list_name(other), expected=_list_name(first),
-        )  # fmt: skip
-    pairs = zip(first.record.rounds, other.record.rounds)
-    for number, (expected, found) in enumerate(pairs, 1):
-        _check_same_round(first.name, other.name, number, expected, found)
-    if len(other.record.rounds) != len(first.record.rounds):
-        raise MergeError(
-            "merge_round_count", file=other.name, count=len(other.record.rounds), first=first.name,
-            expected=len(first.record.rounds),
-        )  # fmt: skip
+    check_against(first.name, first.record.rounds, first.lexicon_sha256, other, lexicon=_list_name(first))
+    if len(other.record.rounds) < len(first.record.rounds):
+        _round_count(first.name, len(first.record.rounds), other)
 
 
-def check_against(reference: str, rounds, lexicon_sha256: str, other: Results) -> None:
-    """``other`` was played with the same word list and, round for round, the same game as
-    ``rounds`` (``engine.record.RecordRound``, named ``reference`` in the refusals); it may have
-    played fewer rounds, none more."""
+def check_against(
+    reference: str, rounds, lexicon_sha256: str, other: Results, *, lexicon: str | None = None
+) -> None:
+    """``other`` was played with the same word list (``lexicon``: how a refusal names it) and, round
+    for round, the same game as ``rounds`` (``engine.record.RecordRound``, named ``reference`` in
+    the refusals); it may have played fewer rounds, none more."""
     if other.lexicon_sha256 != lexicon_sha256:
         raise MergeError(
             "merge_lexicon", file=other.name, first=reference, lexicon=_list_name(other),
-            expected=lexicon_sha256[:12],
-        )  # fmt: skip
-    if len(other.record.rounds) > len(rounds):
-        raise MergeError(
-            "merge_round_count", file=other.name, count=len(other.record.rounds), first=reference,
-            expected=len(rounds),
+            expected=lexicon or lexicon_sha256[:12],
         )  # fmt: skip
     for number, (expected, found) in enumerate(zip(rounds, other.record.rounds), 1):
         _check_same_round(reference, other.name, number, expected, found)
+    if len(other.record.rounds) > len(rounds):
+        _round_count(reference, len(rounds), other)
+
+
+def _round_count(reference: str, expected: int, other: Results) -> None:
+    raise MergeError(
+        "merge_round_count", file=other.name, count=len(other.record.rounds), first=reference,
+        expected=expected,
+    )  # fmt: skip
 
 
 def _list_name(results: Results) -> str:

@@ -43,16 +43,12 @@ def outbox_add(*, game: Game, url: str, token: str) -> Outbox:
 
 def outbox_send(row: Outbox) -> Outbox:
     """One try: sent, refused (the server's reason, kept), or still pending (unreachable)."""
-    data = exports.results_export(row.game)
+    name, media_type, data = exports.results_file(row.game)
     request = urllib.request.Request(
         row.url + "envoi/",
         data=data,
         method="POST",
-        headers={
-            "Authorization": f"Bearer {row.token}",
-            "Content-Type": "application/json",
-            "X-File-Name": exports.results_file(row.game)[0],
-        },
+        headers={"Authorization": f"Bearer {row.token}", "Content-Type": media_type, "X-File-Name": name},
     )
     status, error = Outbox.Status.PENDING, ""
     try:

@@ -17,12 +17,12 @@ from engine import record as engine_record
 from engine.categories import category_code
 from engine.messages import LANGUAGES
 from engine.ranking import Entrant, Score
+from engine.texts import codepoint, forbidden_char, quoted
 from lexicons.models import LexiconList
 from results.exports import RESULTS_FORMAT, SETTINGS
 from server.writes import ServiceError
 from tournaments.models import Player, Tournament
 from tournaments.services.players_csv import MAX_CSV_ROWS, MAX_TABLE
-from tournaments.texts import codepoint, forbidden_char, quoted
 
 #: Files in one merge (Django itself takes at most 100 files in one request).
 MAX_FILES = 50
@@ -187,10 +187,6 @@ def _record(name: str, obj: dict) -> engine_record.GameRecord:
     except engine_record.RecordError as error:
         reasons = {f"reason_{lang}": error.message.text(lang) for lang in LANGUAGES}
         raise MergeError("merge_game_invalid", file=name, **reasons) from None
-    for text in (record.lexicon, record.title or "", record.date or "", str(record.seed or "")):
-        char = forbidden_char(text)
-        if char is not None:
-            raise MergeError("merge_char", file=name, key="game", char=codepoint(char))
     for number, r in enumerate(record.rounds, 1):
         if r.score > MAX_ROUND_SCORE:
             raise MergeError("merge_top_range", file=name, round=number, limit=MAX_ROUND_SCORE)

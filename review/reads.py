@@ -79,10 +79,12 @@ def best_key(rnd: Round) -> str:
 
 
 def game_round(
-    game: Game, number: int, *, player: Player | None, lang: str, arbiter: bool = False
+    game: Game, number: int, *, player: Player | None, lang: str, arbiter: bool = False, rounds=None
 ) -> RoundView:
-    """Round ``number`` (1-based, among the rounds that count) reviewed, with ``player``'s slip."""
-    rounds = check_reviewable(game, arbiter=arbiter)
+    """Round ``number`` (1-based, among the rounds that count) reviewed, with ``player``'s slip;
+    ``rounds``: what ``check_reviewable`` gave the caller already."""
+    if rounds is None:
+        rounds = check_reviewable(game, arbiter=arbiter)
     if not 1 <= number <= len(rounds):
         raise ServiceError("review_no_such_round", count=len(rounds))
     rnd = rounds[number - 1]
@@ -90,7 +92,7 @@ def game_round(
     lexicon = engine_lexicon(game.tournament.lexicon)
     tiles = tuple(rnd.tiles)
     best = best_placements(best_key(rnd), board, tiles, lexicon, rnd.number == 1)
-    grade = sent = slip = None
+    grade = slip = None
     if player is not None:
         sub = Submission.objects.filter(round=rnd, player=player).first()
         if sub is None:
@@ -106,13 +108,11 @@ def game_round(
     return round_view(
         number=number,
         rack=rnd.rack,
-        rack_tiles=tiles,
         rejections=rejections(rnd, lang),
         board=board,
         top=played_top(rnd),
         best=best,
         grade=grade,
-        sent=sent,
         slip=slip,
     )
 
@@ -167,8 +167,9 @@ class RoomRound:
     solos_counted: bool
 
 
-def room_round(game: Game, number: int) -> RoomRound:
-    rounds = check_reviewable(game, arbiter=True)
+def room_round(game: Game, number: int, rounds=None) -> RoomRound:
+    if rounds is None:
+        rounds = check_reviewable(game, arbiter=True)
     if not 1 <= number <= len(rounds):
         raise ServiceError("review_no_such_round", count=len(rounds))
     rnd = rounds[number - 1]

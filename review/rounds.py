@@ -5,7 +5,7 @@ training game (``training``) are reviewed alike."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.cache import cache
@@ -67,7 +67,6 @@ class RoundView:
     percent: Decimal | None = None
     #: The player's move is among the best listed.
     listed: bool = False
-    extra: dict = field(default_factory=dict)
 
     @property
     def found_top(self) -> bool:
@@ -93,13 +92,11 @@ def round_view(
     *,
     number: int,
     rack: str,
-    rack_tiles: tuple[int, ...],
     rejections: list[tuple[str, str]],
     board: Board,
     top: dict,
     best: list[Play],
     grade: Grade | None = None,
-    sent: str | None = None,
     slip: Slip | None = None,
 ) -> RoundView:
     """The round as reviewed.  ``grade``: the player's slip graded on this position (its ``play``
@@ -109,10 +106,6 @@ def round_view(
     listed = [
         Placement(str(p.ref), p.word, p.score, placed=p.key == top_play.key, mine=p.key == mine) for p in best
     ]
-    if slip is None and grade is not None and sent is not None:
-        slip = Slip(
-            sent, grade.paid, grade.sanction.value, grade.message.text("fr"), grade.message.text("en")
-        )
     horizontal = top["ref"][0].isalpha()
     after = list(board.cells)
     for sq, tile in top["tiles"]:

@@ -29,7 +29,7 @@ def _player_game(token: str, game_pk: int) -> tuple[Player | None, Game | None]:
     return player, game
 
 
-def _line_context(game: Game, rounds, player: Player | None) -> dict:
+def _line_context(rounds, player: Player | None) -> dict:
     if player is None:
         return {}
     line = reads.player_line(rounds, player)
@@ -72,11 +72,13 @@ def _page(request, game: Game, *, player: Player | None, number: int | None, arb
         links = _links(game, len(rounds), token=base.get("token"), table=base.get("table", ""))
         context.update(links)
         if number is None:
-            context.update(_line_context(game, rounds, player))
+            context.update(_line_context(rounds, player))
             return render(request, "review/game.html", context)
-        context["view"] = reads.game_round(game, number, player=player, lang=lang, arbiter=arbiter)
+        context["view"] = reads.game_round(
+            game, number, player=player, lang=lang, arbiter=arbiter, rounds=rounds
+        )
         if arbiter:
-            context["room"] = reads.room_round(game, number)
+            context["room"] = reads.room_round(game, number, rounds)
     except ServiceError as error:
         return render(request, "review/closed.html", {**context, "error": error.text()}, status=404)
     context["previous_url"] = links["url"](number - 1) if number > 1 else None

@@ -32,9 +32,13 @@ def clean_json(value):
     return value
 
 
-def clean_before_saving(sender, instance, **_kwargs) -> None:
-    """``pre_save`` of every model: strings cleaned, and a string longer than its column refused."""
-    for field in instance._meta.concrete_fields:
+def clean_before_saving(sender, instance, update_fields=None, **_kwargs) -> None:
+    """``pre_save`` of every model: strings cleaned, and a string longer than its column refused; a
+    save of some fields (``update_fields``: a round's version bumped on every slip) checks those."""
+    fields = instance._meta.concrete_fields
+    if update_fields:
+        fields = [field for field in fields if field.name in update_fields or field.attname in update_fields]
+    for field in fields:
         value = getattr(instance, field.attname, None)
         if isinstance(field, models.JSONField):
             if isinstance(value, list | dict | str):

@@ -3,11 +3,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine import record as engine_record
 from lexicons.services import lexicons_of
-from server.writes import ServiceError
 from simultaneous.models import Event
-from tournaments.forms import IdChoiceField
+from tournaments.forms import IdChoiceField, record_upload
 from tournaments.models import Tournament
 
 
@@ -34,11 +32,4 @@ class EventForm(forms.ModelForm):
         self.fields["lexicon"].queryset = lexicons_of(list(clubs))
 
     def clean_record_file(self):
-        upload = self.cleaned_data.get("record_file")
-        if not upload:
-            return None
-        if upload.size > engine_record.MAX_BYTES:
-            raise forms.ValidationError(
-                ServiceError.because("event_record_invalid", engine_record.TOO_BIG).text()
-            )
-        return upload.read()
+        return record_upload(self.cleaned_data.get("record_file"), "event_record_invalid")

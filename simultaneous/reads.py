@@ -5,6 +5,8 @@ the cache: hundreds of readers refresh the page during the event."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import hashlib
 from dataclasses import dataclass
 
@@ -14,7 +16,7 @@ from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameScores, Row, rows
 from results import reading
 from results.reading import Results
-from simultaneous.models import Centre, Event, Upload
+from simultaneous.models import Centre, Event
 from tournaments import standings
 
 #: How long a computed standing is kept (a new change makes a new key anyway).
@@ -39,26 +41,26 @@ class Standing:
     centres: tuple[CentreLine, ...]
 
 
-def event_key(centres: list[Centre], uploads: list[Upload]) -> str:
+def event_key(centres: list[Centre], uploads: list[tuple[int, datetime.datetime]]) -> str:
+    """Changes with any centre's results and any file sent again (``uploads``: id, time received)."""
     state = "|".join(f"{c.pk}:{standings.results_key(c.tournament_id)}" for c in centres)
-    state += "|" + "|".join(f"u{u.pk}:{u.received_at.isoformat()}" for u in uploads)
+    state += "|" + "|".join(f"u{pk}:{received.isoformat()}" for pk, received in uploads)
     return hashlib.sha1(state.encode()).hexdigest()
 
 
 def event_standing(event: Event, lang: str) -> Standing:
     centres = list(event.centres.select_related("club", "tournament", "game").order_by("-lead", "id"))
-    uploads = list(event.uploads.select_related("club").defer("data"))
+    uploads = list(event.uploads.values_list("pk", "received_at"))
     key = f"event:{event.pk}:{lang}:{event_key(centres, uploads)}"
     found = cache.get(key)
     if found is None:
-        sent = [(u.club.name, reading.read_results(0, "envoi", u.data.encode())) for u in _with_data(uploads)]
+        sent = [
+            (u.club.name, reading.read_results(0, "envoi", u.data.encode()))
+            for u in event.uploads.select_related("club").order_by("id")
+        ]
         found = _standing(centres, sent, lang)
         cache.set(key, found, STANDING_SECONDS)
     return found
-
-
-def _with_data(uploads: list[Upload]) -> list[Upload]:
-    return list(Upload.objects.filter(pk__in=[u.pk for u in uploads]).select_related("club").order_by("id"))
 
 
 def _standing(centres: list[Centre], sent: list[tuple[str, Results]], lang: str) -> Standing:
@@ -71,23 +73,18 @@ def _standing(centres: list[Centre], sent: list[tuple[str, Results]], lang: str)
     lines = []
 
     def add(key, entrant: Entrant, club: str, scores) -> None:
-        people.append(
-            Entrant(key, entrant.name, entrant.table, entrant.club or club, entrant.series,
-                    entrant.category, entrant.licence)
-        )  # fmt: skip
+        people.append(dataclasses.replace(entrant, key=key, club=entrant.club or club))
         if scores is not None:
             overall[key] = tuple(scores[:common])
 
     for centre in centres:
         rounds = counted[centre.game_id]
         mine = standings.entrants(centre.tournament_id)
-        own = engine_ranking.rank_game(
-            mine, standings.scores_of(rounds), standings.rules_of(centre.tournament)
-        )
+        scores = standings.scores_of(rounds)
+        own = engine_ranking.rank_game(mine, scores, standings.rules_of(centre.tournament))
         lines.append(CentreLine(centre.club.name, len(rounds), len(mine), centre.lead, rows(own, lang)))
-        scores = standings.scores_of(rounds[:common]).scores
         for entrant in mine:
-            add((centre.pk, entrant.key), entrant, centre.club.name, scores.get(entrant.key))
+            add((centre.pk, entrant.key), entrant, centre.club.name, scores.scores.get(entrant.key))
     for number, (club, results) in enumerate(sent):
         tops = tuple(r.score for r in results.record.rounds)
         theirs = GameScores(tops=tops, scores={entrant.key: scores for entrant, scores in results.players})

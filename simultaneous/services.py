@@ -3,8 +3,6 @@ centre's tops and end passed on to the other centres of a live event."""
 
 from __future__ import annotations
 
-import json
-
 from clubs.models import Club
 from engine import record as engine_record
 from lexicons.loaded import engine_lexicon
@@ -46,7 +44,7 @@ def event_join(*, event: Event, club, created_by, lead: bool = False) -> Centre:
             club=club.name, round_seconds=event.round_seconds,
         )  # fmt: skip
         if event.kind == Event.Kind.PREPARED:
-            game = live.game_start(tournament=tournament, prepared=json.dumps(event.record))
+            game = live.game_start(tournament=tournament, prepared=event.record)
         elif lead:
             game = live.game_start(tournament=tournament)
         else:
@@ -66,7 +64,8 @@ def _lead_record(event: Event) -> dict:
 
 def _placed(game: Game) -> list[dict]:
     """The game's placed rounds as the record writes them (none yet: an empty list)."""
-    return exports.game_record(game)["rounds"] if exports.placed_rounds(game) else []
+    record = exports.placed_record(game)
+    return engine_record.to_dict(record)["rounds"] if record else []
 
 
 def upload_receive(*, event: Event, token: str, name: str, data: bytes) -> Upload:
@@ -90,12 +89,10 @@ def upload_receive(*, event: Event, token: str, name: str, data: bytes) -> Uploa
 def _reference_rounds(event: Event):
     """The event's game as the centres play it: the prepared record, or the lead's placed rounds."""
     if event.kind == Event.Kind.PREPARED:
-        return engine_record.parse(json.dumps(event.record)).rounds
+        return engine_record.parse(event.record).rounds
     lead = Centre.objects.select_related("game__tournament__lexicon").get(event=event, lead=True)
-    rounds = _placed(lead.game)
-    if not rounds:
-        return ()
-    return engine_record.parse(json.dumps(exports.game_record(lead.game))).rounds
+    record = exports.placed_record(lead.game)
+    return record.rounds if record else ()
 
 
 def lead_moved(sender, instance, raw: bool = False, **_kwargs) -> None:

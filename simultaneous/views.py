@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,13 +31,10 @@ def _clubs_of_event(event_id: int) -> set[int]:
 
 
 def _event_page_allowed(request, pk: int) -> Event:
-    event = get_object_or_404(Event.objects.select_related("organiser", "lexicon"), pk=pk)
-    clubs = _clubs_of_event(pk)
-    if any(access.may(request.user, club, Role.ARBITER) for club in clubs):
-        return event
-    if clubs & set(access.roles(request.user)):
-        raise PermissionDenied  # a deputy of a centre: their slips are on the game's page
-    raise Http404
+    """The organiser's and the centres' arbiters (a centre's deputy: 403, their slips are on the
+    game's page; anyone else: 404)."""
+    access.check_any(request.user, _clubs_of_event(pk), Role.ARBITER)
+    return get_object_or_404(Event.objects.select_related("organiser", "lexicon"), pk=pk)
 
 
 @members_only(Role.ARBITER)

@@ -1,7 +1,6 @@
 """Which club each object of the live room belongs to, and the views' guards built on it
 (``clubs.access``): every arbiter URL names a tournament, a player, a game or a round, and each leads
-to its tournament's club in one query.  ``for_arbiter`` and ``for_deputy`` wrap a view of one object;
-``clubs_of`` is what a list shows."""
+to its tournament's club in one query.  ``for_arbiter`` and ``for_deputy`` wrap a view of one object."""
 
 from __future__ import annotations
 

@@ -225,14 +225,17 @@ class GameStartForm(forms.Form):
         return self.cleaned_data.get("source") == "typed"
 
     def clean_prepared(self):
-        """The record's bytes, refused by their size before they are read (the rest:
-        ``engine.record.parse``)."""
-        upload = self.cleaned_data.get("prepared")
-        if not upload:
-            return None
-        if upload.size > engine_record.MAX_BYTES:
-            raise forms.ValidationError(_refusal("game_prepared_invalid", engine_record.TOO_BIG))
-        return upload.read()
+        return record_upload(self.cleaned_data.get("prepared"), "game_prepared_invalid")
+
+
+def record_upload(upload, code: str) -> bytes | None:
+    """A game record's bytes, refused (``code``, the reason: its size) before they are read; the
+    rest is ``engine.record.parse``'s.  None: no file."""
+    if not upload:
+        return None
+    if upload.size > engine_record.MAX_BYTES:
+        raise forms.ValidationError(_refusal(code, engine_record.TOO_BIG))
+    return upload.read()
 
 
 def _refusal(code: str, reason: Message) -> str:

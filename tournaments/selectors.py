@@ -20,6 +20,11 @@ def tournament_list():
     return Tournament.objects.select_related("lexicon").order_by("-date", "-id")
 
 
+def tables_in_use(tournament: Tournament) -> set[int]:
+    """The table numbers the tournament's players hold."""
+    return set(tournament.players.values_list("table_number", flat=True))
+
+
 def games_under_way(clubs):
     """The games of these clubs not ended yet, the latest first: where a deputy enters slips."""
     return (

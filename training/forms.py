@@ -5,10 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine import record as engine_record
 from lexicons.models import LexiconList
 from server.writes import ServiceError
-from tournaments.forms import IdChoiceField
+from tournaments.forms import IdChoiceField, record_upload
 from training.games import MAX_SEED, club_games
 
 
@@ -57,14 +56,7 @@ class StartForm(forms.Form):
             self.fields["source"].choices = [c for c in self.SOURCES if c[0] != "club"]
 
     def clean_record(self):
-        upload = self.cleaned_data.get("record")
-        if not upload:
-            return None
-        if upload.size > engine_record.MAX_BYTES:
-            raise forms.ValidationError(
-                ServiceError.because("training_file_invalid", engine_record.TOO_BIG).text()
-            )
-        return upload.read()
+        return record_upload(self.cleaned_data.get("record"), "training_file_invalid")
 
     def clean(self):
         data = super().clean()

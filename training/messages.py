@@ -4,10 +4,6 @@ from engine.messages import register
 
 register(
     {
-        "training_closed": {
-            "fr": "L'entraînement n'est ouvert qu'aux comptes du club : connectez-vous.",
-            "en": "Training is open to the club's accounts only: log in.",
-        },
         "training_none": {
             "fr": "Aucun entraînement en cours : choisissez une partie.",
             "en": "No training under way: choose a game.",

@@ -15,6 +15,7 @@ from engine.grading import Grade, Mode, Sanction, end_penalty, grade_text, warni
 from engine.messages import Message
 from engine.play import Play
 from engine.ranking import percent, rounded
+from lexicons.models import LexiconList
 from review.rounds import best_placements
 from server.writes import ServiceError
 from training.games import TrainingGame, club_game, file_game, random_game
@@ -32,8 +33,6 @@ TIMINGS = (180, 120, 60, 0)
 
 def game_of(state: Training) -> TrainingGame:
     """The game a state plays, read again from its source."""
-    from lexicons.models import LexiconList
-
     source = state.source
     kind = source.get("kind")
     if kind == "club":
@@ -124,7 +123,6 @@ def training_slip(state: Training, game: TrainingGame, slip: str, *, now: float 
 
 def training_time_up(state: Training, game: TrainingGame, *, now: float | None = None) -> Training:
     """The round's time is over without a slip (or, in topping, without the top)."""
-    now = time.time() if now is None else now
     _check_playing(state, game)
     if state.topping:
         return _finish(
@@ -156,8 +154,11 @@ def training_next(state: Training, game: TrainingGame, *, now: float | None = No
     return state
 
 
-def result_message(game: TrainingGame, state: Training, number: int) -> Message:
-    """Why round ``number`` was paid so: the grade's sentence, or the topping's."""
+def result_message(
+    game: TrainingGame, state: Training, number: int, graded: Grade | None = None
+) -> Message:
+    """Why round ``number`` was paid so: the grade's sentence (``graded``: the slip's grade, when the
+    caller has it), or the topping's."""
     result = state.results[number - 1]
     if state.topping:
         if not result.missed:
@@ -173,7 +174,7 @@ def result_message(game: TrainingGame, state: Training, number: int) -> Message:
         return Message("training_late")
     if not result.slip:
         return Message("training_no_slip")
-    return grade(game, number, result.slip).message
+    return (graded or grade(game, number, result.slip)).message
 
 
 @dataclass(frozen=True)

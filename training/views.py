@@ -15,7 +15,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from engine import alphabet
 from engine import record as engine_record
-from engine.ranking import percent, rounded
 from review.chart import cumulative_chart
 from review.reads import LinePoint
 from review.rounds import Slip, round_view
@@ -109,12 +108,11 @@ def _round_context(current, game, number: int) -> dict:
     play = game.plays[number - 1]
     position = game.position(number)
     grade = services.grade(game, number, result.slip) if result.slip else None
-    message = services.result_message(game, current, number)
+    message = services.result_message(game, current, number, grade)
     slip = Slip(result.slip, result.paid, result.sanction, message.text("fr"), message.text("en"))
     view = round_view(
         number=number,
         rack=str(game.rack(number)),
-        rack_tiles=position.rack,
         rejections=[],
         board=position.board,
         top=play_json(play),
@@ -122,7 +120,7 @@ def _round_context(current, game, number: int) -> dict:
         grade=grade,
         slip=slip,
     )
-    return {"view": view, "result": result, "lang": lang}
+    return {"view": view, "lang": lang}
 
 
 @_open
@@ -215,7 +213,6 @@ def training_end(request):
             player_label=_("vous"),
             round_label=_("coups"),
         )
-        context["line_percent"] = rounded(percent(line[-1].paid_total, line[-1].top_total))
     return render(request, "training/end.html", context)
 
 
@@ -226,8 +223,7 @@ def training_review(request, number: int):
         return refused
     if not 1 <= number <= len(current.results):
         return redirect("training:end")
-    context = {"current": current, "game": game, "lang": interface_language()}
-    context.update(_round_context(current, game, number))
+    context = {"current": current, "game": game, **_round_context(current, game, number)}
     context["previous"] = number - 1 if number > 1 else None
     context["next"] = number + 1 if number < len(current.results) else None
     return render(request, "training/review.html", context)

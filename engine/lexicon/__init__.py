@@ -79,14 +79,16 @@ class Lexicon:
         return cls.from_normalized(normalize_words(words), name, limits=limits)
 
     @classmethod
-    def from_normalized(cls, words: list[str], name: str, *, limits: ListLimits = LIMITS) -> Lexicon:
+    def from_normalized(
+        cls, words: list[str], name: str, *, limits: ListLimits = LIMITS, sha256: str | None = None
+    ) -> Lexicon:
         """From words already normalized, deduplicated and sorted; ``LexiconError`` if their graph
-        passes ``limits.graph_nodes``."""
+        passes ``limits.graph_nodes``.  ``sha256``: their ``checksum``, when the caller has it."""
         try:
             dawg = Dawg.build(words, max_nodes=limits.graph_nodes)
         except DawgTooLarge:
             raise graph_too_large(limits.graph_nodes) from None
-        return cls(name, checksum(words), len(words), dawg)
+        return cls(name, sha256 or checksum(words), len(words), dawg)
 
     @classmethod
     def from_bytes(
@@ -105,10 +107,11 @@ class Lexicon:
             _write_cache(path, lexicon)
         return lexicon
 
-    def cache_for(self, data: bytes) -> None:
-        """Keep this lexicon's graph in the disk cache as the graph of the file ``data``: a later
-        ``from_bytes(data)`` (or ``from_file``) reads it instead of building it again."""
-        _write_cache(cache_dir() / f"{hashlib.sha256(data).hexdigest()}.dawg", self)
+    def cache_for(self, data: bytes, sha256: str | None = None) -> None:
+        """Keep this lexicon's graph in the disk cache as the graph of the file ``data`` (whose
+        sha256 the caller may already have): a later ``from_bytes(data)`` (or ``from_file``) reads it
+        instead of building it again."""
+        _write_cache(cache_dir() / f"{sha256 or hashlib.sha256(data).hexdigest()}.dawg", self)
 
     @classmethod
     def from_file(

@@ -23,8 +23,7 @@ from operator import itemgetter
 from engine.alphabet import VALUES
 from engine.choice import ranked
 from engine.movegen.position import Position
-from engine.movegen.slots import expand, prepare
-from engine.movegen.walk import SlotSearch
+from engine.movegen.walk import SlotSearch, walk_slots
 from engine.play import Play
 
 
@@ -42,14 +41,7 @@ def find_best(position: Position, n: int = 10, bag: Iterable[int] | None = None)
     """
     if n < 1:
         raise ValueError("n counts placements: at least 1")
-    checks, rack, counts, blanks, slots = prepare(position)
-    slots.sort(key=itemgetter(0), reverse=True)
-    search = BestSearch(position, checks, rack, counts, blanks, n)
-    cells = position.board.cells
-    for raw in slots:
-        if raw[0] < search.best:
-            break
-        search.run(expand(cells, checks[raw[1]], raw))
+    search = walk_slots(position, lambda *prepared: BestSearch(*prepared, n))
     order = ranked(search.kept(), position.rack, bag)
     return sorted(order, key=lambda play: -play.score)
 

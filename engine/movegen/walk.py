@@ -23,15 +23,22 @@ from engine.play import Play
 
 def find_tops(position: Position) -> Tops:
     """Every distinct legal move reaching the best score (§3.3.4); one-tile moves counted once."""
+    search = walk_slots(position, SlotSearch)
+    return Tops(max(search.best, 0), tuple(search.plays))
+
+
+def walk_slots(position: Position, make_search):
+    """The slots walked best bound first by the search ``make_search(position, checks, rack,
+    counts, blanks)`` makes, until a slot's bound is under the search's ``best``; the search."""
     checks, rack, counts, blanks, slots = prepare(position)
     slots.sort(key=itemgetter(0), reverse=True)
-    search = SlotSearch(position, checks, rack, counts, blanks)
+    search = make_search(position, checks, rack, counts, blanks)
     cells = position.board.cells
     for raw in slots:
         if raw[0] < search.best:
             break
         search.run(expand(cells, checks[raw[1]], raw))
-    return Tops(max(search.best, 0), tuple(search.plays))
+    return search
 
 
 class SlotSearch:

@@ -19,7 +19,7 @@ from tournaments.selectors import ENDED_BY_ARBITER
 def game_start(
     *,
     tournament: Tournament,
-    prepared: bytes | str | None = None,
+    prepared: bytes | str | dict | None = None,
     seed: int | None = None,
     typed: bool = False,
 ) -> Game:
@@ -39,35 +39,27 @@ def game_start(
         source = Game.Source.PREPARED
     else:
         source = Game.Source.TYPED if typed else Game.Source.RANDOM
+    return _new_game(
+        tournament,
+        source=source,
+        seed=seed if seed is not None else secrets.randbelow(2**62),
+        prepared=engine_record.to_dict(record) if record else None,
+    )
+
+
+def _new_game(tournament: Tournament, **fields) -> Game:
+    """The tournament's next game, a full bag and an empty board."""
     with writing():
         number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        return Game.objects.create(
-            tournament=tournament,
-            number=number,
-            source=source,
-            seed=seed if seed is not None else secrets.randbelow(2**62),
-            prepared=engine_record.to_dict(record) if record else None,
-            bag=list(engine_draw.Bag.full().tiles()),
-            board=Board().cells,
-        )
+        bag, board = list(engine_draw.Bag.full().tiles()), Board().cells
+        return Game.objects.create(tournament=tournament, number=number, bag=bag, board=board, **fields)
 
 
 def game_follow(*, tournament: Tournament, record: dict) -> Game:
     """A centre's game in a live simultaneous (``events``): a prepared game whose record holds the
     rounds the lead centre has placed so far (``record``: the format's object) and grows with the
     next ones (``game_record_grow``)."""
-    with writing():
-        number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        return Game.objects.create(
-            tournament=tournament,
-            number=number,
-            source=Game.Source.PREPARED,
-            seed=0,
-            prepared=record,
-            growing=True,
-            bag=list(engine_draw.Bag.full().tiles()),
-            board=Board().cells,
-        )
+    return _new_game(tournament, source=Game.Source.PREPARED, seed=0, prepared=record, growing=True)
 
 
 def game_record_grow(*, game_id: int, rounds: list[dict], complete: bool) -> Game:

@@ -22,9 +22,10 @@ from django.db import IntegrityError, connection
 
 from engine.categories import category_code
 from engine.messages import Message
+from engine.texts import codepoint, forbidden_char, quoted
 from server.writes import ServiceError, writing
+from tournaments import selectors
 from tournaments.models import MAX_TABLE, Player, Tournament
-from tournaments.texts import codepoint, forbidden_char, quoted
 
 #: Rows of one file: a federation's biggest event has 1,500 players; a file of twice that is read,
 #: checked and stored in well under a second (``scripts/bench_players_csv.py``).
@@ -80,13 +81,13 @@ def players_import_csv(*, tournament: Tournament, data: bytes, max_rows: int = M
     rows, problems = players_csv_read(data, max_rows=max_rows)
     if problems:
         # Every bad row at once: the tables the good rows ask for are checked too.
-        _tables, taken = _seats(rows, _used_tables(tournament))
+        _tables, taken = _seats(rows, selectors.tables_in_use(tournament))
         raise CsvRefused(sorted(problems + taken, key=lambda m: m.params["line"]))
     players = [Player(tournament=tournament, table_number=0, **row.fields) for row in rows]
     sql, values, at = _insert_prepared(players)
     try:
         with writing():
-            tables, taken = _seats(rows, _used_tables(tournament))
+            tables, taken = _seats(rows, selectors.tables_in_use(tournament))
             if taken:
                 raise CsvRefused(taken)
             for player, row, table in zip(players, values, tables):
@@ -238,10 +239,6 @@ def _table(line: int, text: str, problems: list[Message]) -> int | None:
     else:
         return int(text)
     return None
-
-
-def _used_tables(tournament: Tournament) -> set[int]:
-    return set(tournament.players.values_list("table_number", flat=True))
 
 
 def _seats(rows: list[CsvPlayer], used: set[int]) -> tuple[list[int], list[Message]]:

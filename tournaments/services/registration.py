@@ -10,6 +10,7 @@ from lexicons.models import LexiconList
 from lexicons.services import lexicon_upload
 from server.text import clean_text
 from server.writes import ServiceError, writing
+from tournaments import selectors
 from tournaments.models import Player, Round, Submission, Tournament
 
 #: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
@@ -94,7 +95,7 @@ def player_register(
     is allowed: the rounds before count zero for them (§3.4)."""
     fields = _player_fields(name=name, **fields)
     if table_number is None:
-        used = set(tournament.players.values_list("table_number", flat=True))
+        used = selectors.tables_in_use(tournament)
         table_number = next(n for n in range(1, len(used) + 2) if n not in used)
     elif tournament.players.filter(table_number=table_number).exists():
         raise ServiceError("player_table_taken", table=table_number)

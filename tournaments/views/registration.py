@@ -33,12 +33,12 @@ LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
 @members_only(Role.DEPUTY)
 def home(request):
     """The club's tournaments; for a deputy, the club's games under way (where slips are entered)."""
-    arbiter_of = access.clubs(request.user, Role.ARBITER)
+    arbiter_of = list(access.clubs(request.user, Role.ARBITER))
     context = {
         "tournaments": selectors.tournament_list().filter(owner__in=arbiter_of).select_related("owner"),
-        "several_clubs": arbiter_of.count() > 1,
+        "several_clubs": len(arbiter_of) > 1,
         "games": selectors.games_under_way(access.clubs(request.user, Role.DEPUTY)),
-        "may_create": arbiter_of.exists(),
+        "may_create": bool(arbiter_of),
     }
     return render(request, "tournaments/tournament_list.html", context)
 

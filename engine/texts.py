@@ -1,7 +1,7 @@
-"""What a text taken from a file (a player list, a club's results file) may hold before it is stored or
-shown: no control character (NUL among them, which PostgreSQL refuses) and no lone surrogate (which no
-encoding writes, so a page or a file holding one cannot be sent); and how such a text is quoted back in
-a refusal."""
+"""What a text taken from a file (a game record, a word list's name, a player list, a club's results
+file) may hold before it is stored or shown: no control character (NUL among them, which PostgreSQL
+refuses) and no lone surrogate (which no encoding writes, so a page or a file holding one cannot be
+sent); and how such a text is quoted back in a refusal."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ def forbidden_char(text: str) -> str | None:
 def codepoint(char: str) -> str:
     """``U+0000``: how a refusal names a character it cannot show."""
     return f"U+{ord(char):04X}"
+
+
+def replaced(text: str, by: str) -> str:
+    """``text`` with each character it may not hold replaced by ``by``."""
+    return _FORBIDDEN.sub(by, text)
 
 
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
