@@ -310,7 +310,7 @@ def test_a_table_taken_from_another_screen_during_the_import_imports_nothing(
     tournament, players, monkeypatch
 ):
     """The tables in use were read, then Alice's table 1 was given again: the insert is refused whole."""
-    monkeypatch.setattr(players_csv, "_used_tables", lambda tournament: set())
+    monkeypatch.setattr(players_csv.selectors, "tables_in_use", lambda tournament: set())
     refusal = _refusal(tournament, (HEADER + "Denis;;;;;1\nEstelle;;;;;\n").encode())
     assert refusal.message.code == "csv_tables_changed"
     assert list(tournament.players.values_list("name", flat=True)) == ["Alice", "Bruno", "Chloé"]
