@@ -219,6 +219,14 @@ if REDIS_URL:
 TOKEN_GUESSES_PER_MINUTE = int(env_str("ARBITER_TOKEN_GUESSES_PER_MINUTE", "30"))
 #: The header a trusted reverse proxy sets to the client's address (e.g. X-Real-IP); empty: REMOTE_ADDR.
 CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER")
+#: The reverse proxies (their addresses as the web process sees them) whose X-Request-Start stamp
+#: decides when a slip arrived (server/arrival.py); empty: no header is believed.
+TRUSTED_PROXIES = frozenset(env_list("ARBITER_TRUSTED_PROXIES", []))
+#: Push instead of polling (server/push.py): where the web and worker processes publish a room's
+#: changes (nginx's nchan publisher, deploy/nginx.conf), and the path the phones listen on.  Empty:
+#: the phones poll every 2 s (the laptop default).
+PUSH_PUBLISH_URL = env_str("ARBITER_PUSH_PUBLISH_URL")
+PUSH_LISTEN_PATH = env_str("ARBITER_PUSH_LISTEN_PATH", "/push/")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 # Without a broker, tasks run in the process that queues them (the laptop default).

@@ -6,19 +6,32 @@ for a free thread.  Judged by when Django handles it, a slip that arrived in tim
 late.  The embedded server (waitress, ``manage.py serve``) therefore stamps each request when its last
 byte arrived (``ENVIRON_KEY``), and keeps the slips it received but has not answered yet, so that a
 round is not closed while a slip that arrived in time still waits for a thread
-(``services.round_close_if_due``).  Other servers (gunicorn in the scale deployment, several
-processes) stamp nothing: the time the request is handled counts, as before.
+(``services.round_close_if_due``).
+
+In the scale deployment the reverse proxy stamps each request before any queue (nginx:
+``proxy_set_header X-Request-Start "t=${msec}"``, ``deploy/nginx.conf``), and the stamp is believed
+only from the proxies named in ``ARBITER_TRUSTED_PROXIES``: anyone else's header is ignored.  There
+the web processes cannot see each other's queues, so each tells the others (through the cache) how
+long its requests waited, and a round closes only once that wait has passed after its cutoff
+(``close_may_wait_until``).  Whatever closes the round, a slip stamped by the cutoff is stored
+(``services.submission_record``).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 import threading
 import time
 import weakref
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 #: The WSGI environ key of the arrival time (seconds since the epoch); a client cannot set it (its
 #: headers arrive as ``HTTP_*``).
@@ -35,12 +48,80 @@ _lock = threading.Lock()
 _waiting: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+#: The header the trusted proxy stamps: ``t=`` and seconds since the epoch (nginx's ``$msec``).
+PROXY_HEADER = "HTTP_X_REQUEST_START"
+_PROXY_STAMP = re.compile(r"t=([0-9]{9,11}(?:\.[0-9]{1,6})?)")
+#: A proxy's stamp older than this is not believed (a replayed header, a clock gone wrong).
+PROXY_STAMP_MAX_AGE = 120.0
+#: The proxy's clock may run this far ahead of ours (another machine): a stamp in the future is now.
+PROXY_CLOCK_AHEAD = 2.0
+
+
 def received_at(request) -> datetime:
-    """When the request reached the server: its stamp, else now."""
+    """When the request reached the server: the embedded server's stamp, or the trusted proxy's,
+    else now."""
     stamp = request.META.get(ENVIRON_KEY)
     if isinstance(stamp, float):
         return datetime.fromtimestamp(stamp, tz=UTC)
+    stamp = proxy_stamp(request.META)
+    if stamp is not None:
+        return datetime.fromtimestamp(stamp, tz=UTC)
     return timezone.now()
+
+
+def proxy_stamp(meta) -> float | None:
+    """The arrival time the trusted proxy wrote, if this request comes from it; None otherwise (a
+    header sent by a phone, or by anything not listed in ``settings.TRUSTED_PROXIES``)."""
+    if not settings.TRUSTED_PROXIES or meta.get("REMOTE_ADDR") not in settings.TRUSTED_PROXIES:
+        return None
+    found = _PROXY_STAMP.fullmatch(str(meta.get(PROXY_HEADER, "")).strip())
+    if found is None:
+        return None
+    stamp, now = float(found.group(1)), time.time()
+    if not now - PROXY_STAMP_MAX_AGE <= stamp <= now + PROXY_CLOCK_AHEAD:
+        return None
+    note_wait(now - stamp)
+    return min(stamp, now)
+
+
+# -- the web processes' queues, told to whoever closes a round (scale deployment) ----------------
+
+#: The cache key holding the longest recent wait between the proxy and a web process.
+WAIT_KEY = "web-queue-wait"
+#: A wait is told at most this often per process, and is forgotten this long after.
+WAIT_TELL_EVERY, WAIT_KEPT_SECONDS = 0.25, 5.0
+#: Waits shorter than this are not worth telling.
+WAIT_WORTH_TELLING = 0.05
+_told = {"at": 0.0, "wait": 0.0}
+
+
+def note_wait(seconds: float) -> None:
+    """This process handled a request ``seconds`` after the proxy received it."""
+    now = time.monotonic()
+    if seconds < WAIT_WORTH_TELLING or (now - _told["at"] < WAIT_TELL_EVERY and seconds <= _told["wait"]):
+        return
+    _told.update(at=now, wait=seconds)
+    try:
+        known = cache.get(WAIT_KEY)
+        if known and known[0] > time.time() - 1 and known[1] >= seconds and known[2] != os.getpid():
+            return  # another process told a longer wait a moment ago
+        cache.set(WAIT_KEY, (time.time(), seconds, os.getpid()), WAIT_KEPT_SECONDS)
+    except Exception:  # the cache down must not refuse a slip
+        logger.warning("The web queue's wait could not be told to the cache.", exc_info=True)
+
+
+def close_may_wait_until(cutoff: datetime) -> datetime:
+    """When a round whose cutoff is ``cutoff`` may close: the cutoff, or later by the wait the web
+    processes told lately (a slip that reached the proxy by the cutoff is then handled)."""
+    if not settings.TRUSTED_PROXIES:
+        return cutoff
+    try:
+        known = cache.get(WAIT_KEY)
+    except Exception:  # without the cache, the stamp still decides each slip
+        return cutoff
+    if not known or known[0] < time.time() - WAIT_KEPT_SECONDS:
+        return cutoff
+    return cutoff + timedelta(seconds=min(known[1], MAX_WAIT_SECONDS) + 0.1)
 
 
 def slip_arrived(request, stamp: float) -> None:

@@ -43,10 +43,15 @@ class Recent(Generic[T]):
         self._generation = 0
         _memos.append(self)
 
-    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+    def get(
+        self, key: Hashable, compute: Callable[[], T], still_good: Callable[[T], bool] | None = None
+    ) -> T:
+        """The value remembered for ``key``, or ``compute()`` when it is older than the window or
+        ``still_good`` says another process changed it (a pushed change names the new state)."""
         now = time.monotonic()
         hit = self._values.get(key)
-        if hit is not None and now - hit[0] < settings.POLL_MEMO_SECONDS:
+        fresh = hit is not None and now - hit[0] < settings.POLL_MEMO_SECONDS
+        if fresh and (still_good is None or still_good(hit[1])):
             return hit[1]
         generation = self._generation
         value = compute()

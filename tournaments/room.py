@@ -8,10 +8,11 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models.signals import post_delete
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from server import memo
+from server import memo, push
 from tournaments.models import Game, Player, Round, Tournament
 from tournaments.selectors import round_key
 
@@ -55,11 +56,12 @@ class Signature:
     remaining: float | None
 
 
-def round_signature(tournament_id: int, now=None) -> Signature:
+def round_signature(tournament_id: int, now=None, pushed: str = "") -> Signature:
     """The current round's id and version, the game's state, and the clock (no query while the
-    round is remembered: ``current_round_recent``)."""
+    round is remembered: ``current_round_recent``).  ``pushed``: the key a pushed change announced;
+    a remembered round with another key is read again."""
     now = now or timezone.now()
-    rnd = current_round_recent(tournament_id)
+    rnd = current_round_recent(tournament_id, pushed)
     if rnd is None:
         return Signature(0, round_key(None), False, None)
     running = rnd.status == Round.Status.RUNNING
@@ -71,10 +73,54 @@ def round_signature(tournament_id: int, now=None) -> Signature:
 _rounds: memo.Recent[Round | None] = memo.Recent()
 
 
-def current_round_recent(tournament_id: int) -> Round | None:
+def current_round_recent(tournament_id: int, pushed: str = "") -> Round | None:
     """``current_round`` as read at most ``settings.POLL_MEMO_SECONDS`` ago (``server.memo``):
-    the whole room asks for it at once.  Read it, never change it."""
-    return _rounds.get(tournament_id, lambda: current_round(tournament_id))
+    the whole room asks for it at once.  Read it, never change it.  With ``pushed`` (a state key
+    another process announced), a remembered round under another key is read again: the first
+    phone to ask after the push reads it for the others."""
+    still_good = (lambda rnd: round_key(rnd) == pushed) if _KEY.fullmatch(pushed or "") else None
+    return _rounds.get(tournament_id, lambda: current_round(tournament_id), still_good)
+
+
+#: What ``selectors.round_key`` writes.
+_KEY = re.compile(r"[0-9]{1,18}\.[0-9]{1,10}\.[ep]")
+
+
+# -- the room's changes, pushed to its phones (server/push.py) -------------------------------------
+
+_game_rooms: memo.Kept[int] = memo.Kept(20_000)
+#: The key this process pushed last, per room: a transaction saving a round three times pushes once.
+_pushed: memo.Kept[str] = memo.Kept(5000)
+
+
+def push_room(tournament_id: int) -> str:
+    """The room's name for ``server.push``."""
+    return f"t{tournament_id}"
+
+
+def _announce(tournament_id: int) -> None:
+    key = round_key(current_round(tournament_id))
+    if _pushed.get(tournament_id) != key:
+        _pushed.put(tournament_id, key)
+        push.publish(push_room(tournament_id), key)
+
+
+def _changed(sender, instance, **_kwargs) -> None:
+    """A round or a game was saved: once committed, its room's phones hear the new state key."""
+    if not push.enabled():
+        return
+    game_id = instance.pk if sender is Game else instance.game_id
+    tournament_id = _game_rooms.get(game_id)
+    if tournament_id is None:
+        tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
+        if tournament_id is None:
+            return
+        _game_rooms.put(game_id, tournament_id)
+    transaction.on_commit(lambda: _announce(tournament_id))
+
+
+for _model in (Round, Game):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"push-{_model._meta.label}")
 
 
 _rooms: memo.Recent[dict[int, Player]] = memo.Recent()

@@ -70,8 +70,9 @@ def round_close_if_due(*, round_id: int, now=None) -> Round:
     if rnd.status != Round.Status.RUNNING:
         return rnd
     cutoff = rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
-    # Slips that reached this server by the cutoff but wait for a thread are still to be stored.
-    if now > cutoff and arrival.wait_is_over(cutoff, now):
+    # Slips that reached this server by the cutoff but wait for a thread are still to be stored; behind
+    # a proxy, the web processes' queues are waited out too.
+    if now > cutoff and arrival.wait_is_over(cutoff, now) and now >= arrival.close_may_wait_until(cutoff):
         return round_close(round_id=round_id, now=now)
     return rnd
 

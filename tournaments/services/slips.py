@@ -27,7 +27,12 @@ def submission_record(
 
     The slip is graded here already, before the write lock is taken (the top is known once the clock
     runs): the grade is kept hidden until the round closes, and closing the round then has almost
-    nothing left to grade, so the ranking is ready as the deadline passes."""
+    nothing left to grade, so the ranking is ready as the deadline passes.
+
+    ``now`` is when the slip reached the server (``server.arrival``).  A slip that reached it by the
+    cutoff but waited in a queue while the round closed is stored all the same, graded at once, and
+    the round's version moved so that the phones and the rankings show it: the server's queue is
+    not the player's fault."""
     now = now or timezone.now()
     slip = parse_slip_text(text)
     fields = {
@@ -41,7 +46,8 @@ def submission_record(
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
     with writing():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
-        _check_open(rnd, player, now)
+        if _check_open(rnd, player, now):
+            rnd = _reopen_for(rnd, fields)
         existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
         sent = {"slip": text.strip()[:80], "at": now.isoformat()}
         if existing is None:
@@ -81,18 +87,34 @@ def parse_slip_text(text: str):
         raise ServiceError.because("slip_unreadable", error.message) from None
 
 
-def _check_open(rnd: Round, player: Player, now) -> None:
+def _check_open(rnd: Round, player: Player, now) -> bool:
+    """Refuse a slip that is not in time; True when it is, though its round has closed meanwhile."""
     if player.tournament_id != rnd.game.tournament_id:
         raise ServiceError("slip_wrong_tournament")
+    in_time = rnd.deadline is not None and now <= rnd.deadline + timedelta(
+        seconds=rnd.game.tournament.grace_seconds
+    )
     if rnd.status in (Round.Status.CLOSED, Round.Status.PLACED):
-        # The round the phone showed has ended (another screen's poll closed it a moment ago):
-        # the player is late, and is told so with the time it ended.
+        # Arrived in time, handled after the close (it waited in the server's queue): stored.  Else
+        # the round the phone showed has ended: the player is late, told so with the time it ended.
+        if in_time:
+            return True
         raise _late(rnd)
     if rnd.status != Round.Status.RUNNING:
         raise ServiceError("slip_round_not_running")
-    grace = timedelta(seconds=rnd.game.tournament.grace_seconds)
-    if now > rnd.deadline + grace:
+    if not in_time:
         raise _late(rnd)
+    return False
+
+
+def _reopen_for(rnd: Round, fields: dict) -> Round:
+    """The round closed while this slip, sent in time, waited: grade it now (the close graded the
+    others) and move the round's version, so the phones, the screens and the rankings take it in."""
+    rnd = Round.objects.select_for_update().select_related("game__tournament__lexicon").get(pk=rnd.pk)
+    fields.update(grade_fields(grade(rnd, position_of(rnd.game, rnd), Submission(**fields).slip_text())))
+    rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+    rnd.save(update_fields=["version"])
+    return rnd
 
 
 def _late(rnd: Round) -> ServiceError:

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.messages import Message
-from server import arrival, ratelimit
+from server import arrival, push, ratelimit
 from server.language import interface_language
 from server.writes import ServiceError
 from tournaments import phone, room, services
@@ -50,10 +50,11 @@ _guarded = ratelimit.guard_token(SESSION_KEY, _too_many)
 token_guard, unknown_token = _guarded, _unknown
 
 
-def _close_if_due(tournament_id: int) -> room.Signature:
+def _close_if_due(tournament_id: int, pushed: str = "") -> room.Signature:
     """Any screen showing a running round closes it once its time is up: no worker needed.  The
-    service is called only when the clock says the round is due, so an idle poll stays cheap."""
-    signature = room.round_signature(tournament_id)
+    service is called only when the clock says the round is due, so an idle poll stays cheap.
+    ``pushed``: the state key a pushed change announced (``room.round_signature``)."""
+    signature = room.round_signature(tournament_id, pushed=pushed)
     if not signature.due:
         return signature
     services.round_close_if_due(round_id=signature.round_id)
@@ -93,7 +94,8 @@ def _context(player, submission=None, **extra) -> dict:
 def _page(request, context: dict) -> HttpResponse:
     """The whole page, with the sentences its script may have to show by itself."""
     texts = _script_texts(context["lang"])
-    return render(request, "tournaments/player_page.html", {**context, "script_texts": texts})
+    listen = push.listen_path(room.push_room(context["player"].tournament_id))
+    return render(request, "tournaments/player_page.html", {**context, "script_texts": texts, "push": listen})
 
 
 @require_GET
@@ -125,11 +127,13 @@ def player_me(request):
 def player_status(request, token: str):
     """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
     follows the server's clock, never its own), else the status area and the board.  The answer
-    "nothing changed" reads nothing from the database, most of the time (``tournaments.room``)."""
+    "nothing changed" reads nothing from the database, most of the time (``tournaments.room``).
+    Where changes are pushed (``server.push``) the phone asks when told, with the pushed key
+    (``k``), and every 20 s besides."""
     ids = room.player_ids(token)
     if ids is None:
         return _unknown(request)
-    signature = _close_if_due(ids[1])
+    signature = _close_if_due(ids[1], pushed=request.GET.get("k", ""))
     if request.GET.get("s") == signature.key:
         response = HttpResponse(status=204)
         if signature.remaining is not None:

@@ -429,7 +429,64 @@
     if (left !== null) syncClock(parseFloat(left));
   });
 
+  /* -- pushed changes (server/push.py): where the page names a channel (data-push), the phone
+        listens, asks for its screen when told and whenever it (re)connects, and polls every 2 s
+        only while it is not connected (every 20 s besides, in case a message was missed). */
+
+  var PUSH_SAFETY_MS = 20000;
+  var PUSH_CHECKS = 5;
+  var pushed = { live: false, key: "", asked: false, lastAsked: Date.now(), checks: 0 };
+
+  function shownKey() {
+    var status = $("player-status");
+    var url = status && status.getAttribute("hx-get");
+    return url ? new URL(url, location.href).searchParams.get("s") : null;
+  }
+
+  function askNow(key) {
+    if (key) { pushed.key = key; pushed.checks = 0; }
+    var status = $("player-status");
+    if (!status) return;
+    pushed.asked = true;
+    htmx.trigger(status, "push");
+  }
+
+  function listen() {
+    var path = document.body.getAttribute("data-push");
+    if (!path || !window.EventSource) return;
+    var source = new EventSource(path);
+    source.onopen = function () { pushed.live = true; askNow(""); };
+    source.onmessage = function (event) { askNow(event.data); };
+    source.onerror = function () { pushed.live = false; }; // the browser reconnects by itself
+  }
+
+  function isStatus(event) { return event.detail.elt && event.detail.elt.id === "player-status"; }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (isStatus(event) && pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isStatus(event)) return;
+    if (!pushed.live || pushed.asked || Date.now() - pushed.lastAsked >= PUSH_SAFETY_MS) {
+      pushed.asked = false;
+      pushed.lastAsked = Date.now();
+      return;
+    }
+    event.preventDefault(); // connected: the 2-second timer asks nothing
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // A push that came while a poll was under way: ask again until the screen shows the pushed state.
+    if (!isStatus(event) || !pushed.key) return;
+    setTimeout(function () {
+      if (shownKey() !== pushed.key && pushed.checks < PUSH_CHECKS) {
+        pushed.checks += 1;
+        askNow("");
+      }
+    }, 300);
+  });
+
   document.addEventListener("htmx:afterSettle", onStatus);
   document.addEventListener("DOMContentLoaded", onStatus);
+  document.addEventListener("DOMContentLoaded", listen);
   setInterval(tick, 250);
 })();
