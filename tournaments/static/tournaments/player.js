@@ -451,13 +451,18 @@
     htmx.trigger(status, "push");
   }
 
+  function setLive(live) {
+    pushed.live = live;
+    document.body.setAttribute("data-push-state", live ? "live" : "lost");
+  }
+
   function listen() {
     var path = document.body.getAttribute("data-push");
     if (!path || !window.EventSource) return;
     var source = new EventSource(path);
-    source.onopen = function () { pushed.live = true; askNow(""); };
+    source.onopen = function () { setLive(true); askNow(""); };
     source.onmessage = function (event) { askNow(event.data); };
-    source.onerror = function () { pushed.live = false; }; // the browser reconnects by itself
+    source.onerror = function () { setLive(false); }; // the browser reconnects by itself
   }
 
   function isStatus(event) { return event.detail.elt && event.detail.elt.id === "player-status"; }
