@@ -13,6 +13,9 @@ keepalive = 10
 def post_worker_init(worker):
     """Each worker loads the word list and the search before its first request: otherwise the first
     slip it grades waits about a second, in the last seconds of a round."""
+    import django
+
+    django.setup()  # already done by arbiter.wsgi; not by a wrapper loaded lazily (loadbench --timings)
     from server.warmup import warm_up_rooms
 
     warm_up_rooms()

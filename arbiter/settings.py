@@ -192,8 +192,9 @@ TIME_ZONE = env_str("ARBITER_TIME_ZONE", "Europe/Paris")
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
+# Where collectstatic gathers the static files (the scale deployment's nginx serves them from there).
+STATIC_ROOT = Path(env_str("ARBITER_STATIC_ROOT") or VAR_DIR / "static")
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve the apps' static files straight from their folders too (tests, a run before collectstatic).
 WHITENOISE_USE_FINDERS = True
 STORAGES = {

@@ -21,12 +21,14 @@ class Proxy:
     run: Path  # nginx's pid, error log and temporary files
     static: Path = Path(settings.STATIC_ROOT)
     foreground: bool = False  # "daemon off": run under a supervisor, a test or the benchmark
+    user: str = ""  # the account nginx's workers run as (they read the static files); "": nginx's default
 
     def conf(self) -> str:
         values = {
             "@MODULES@": MODULES,
             "@RUN@": str(self.run),
             "@DAEMON@": "daemon off;" if self.foreground else "",
+            "@USER@": f"user {self.user};" if self.user else "",
             "@APP@": self.app,
             "@LISTEN@": self.listen,
             "@PUBLISHER@": self.publisher,

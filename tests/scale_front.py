@@ -5,6 +5,7 @@ installs them); elsewhere it skips it."""
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import signal
@@ -59,6 +60,7 @@ class Front:
             run=run,
             static=static,
             foreground=True,
+            user=getpass.getuser(),  # the test's own temporary folders are its account's only
         )
         self.gunicorn: subprocess.Popen | None = None
         self.nginx: subprocess.Popen | None = None

@@ -20,7 +20,7 @@ from engine.ranking import rounded
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
-from tournaments.room import current_round_recent
+from tournaments.room import current_round_recent, round_slips_recent
 from tournaments.selectors import round_key
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
@@ -209,6 +209,8 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
     phase = _phase(rnd)
     if submission is not None and rnd is not None and submission.round_id == rnd.pk:
         sub = submission
+    elif phase in (Phase.CLOSED, Phase.ENDED):
+        sub = round_slips_recent(rnd).get(player.pk)  # the whole room asks at once: one query
     else:
         sub = player_submission(player, rnd)
     remaining = None

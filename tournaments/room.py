@@ -13,7 +13,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from server import memo, push
-from tournaments.models import Game, Player, Round, Tournament
+from tournaments.models import Game, Player, Round, Submission, Tournament
 from tournaments.selectors import round_key
 
 #: The characters of ``models.new_token``: anything else names no player and never reaches the
@@ -80,6 +80,18 @@ def current_round_recent(tournament_id: int, pushed: str = "") -> Round | None:
     phone to ask after the push reads it for the others."""
     still_good = (lambda rnd: round_key(rnd) == pushed) if _KEY.fullmatch(pushed or "") else None
     return _rounds.get(tournament_id, lambda: current_round(tournament_id), still_good)
+
+
+_round_slips: memo.Recent[dict[int, Submission]] = memo.Recent()
+
+
+def round_slips_recent(rnd: Round) -> dict[int, Submission]:
+    """An ended round's slips by player, read once for the whole room when every phone asks for its
+    results at once.  Remembered under the round's version: whatever changes a slip once the round
+    is over (a correction, a paper slip, a slip handled after the close) moves it."""
+    return _round_slips.get(
+        (rnd.pk, rnd.version), lambda: {s.player_id: s for s in Submission.objects.filter(round_id=rnd.pk)}
+    )
 
 
 #: What ``selectors.round_key`` writes.

@@ -21,6 +21,7 @@ class Command(BaseCommand):
             "--run", default="/run/arbiter-nginx", help="pid file, error log, temporary files"
         )
         parser.add_argument("--foreground", action="store_true", help="daemon off (under a supervisor)")
+        parser.add_argument("--user", default="", help="nginx's workers' account (reads STATIC_ROOT)")
 
     def handle(self, *args, **options):
         proxy = Proxy(
@@ -29,6 +30,7 @@ class Command(BaseCommand):
             publisher=options["publisher"],
             run=Path(options["run"]),
             foreground=options["foreground"],
+            user=options["user"],
         )
         self.stdout.write(proxy.conf())
         self.stderr.write(
