@@ -244,7 +244,7 @@ class Listener:
 
     def __init__(self, url: str):
         self.messages: list[str] = []
-        self.answer = urllib.request.urlopen(  # noqa: S310 - the test's own server
+        self.answer = urllib.request.urlopen(
             urllib.request.Request(url, headers={"Accept": "text/event-stream"}), timeout=30
         )
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -298,3 +298,20 @@ def _waited(predicate, seconds: float) -> bool:
             return True
         time.sleep(0.05)
     return predicate()
+
+
+def test_a_sending_retried_after_the_cutoff_whose_first_try_was_stored_is_told_received(
+    client, players, game
+):
+    """The phone lost the answer to a slip sent in time and sends the same request again after the
+    cutoff: it was stored, and the phone is told so, not "too late"."""
+    rnd = _running(game, deadline_in=-1.5)  # the cutoff is 0.5 s away
+    assert "reçu à" in _submit(client, players[0], rnd)
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    services.round_close(round_id=rnd.pk)
+    assert "reçu à" in _submit(client, players[0], rnd)  # the same request id: a retry
+    assert Submission.objects.get(round=rnd, player=players[0]).revision == 1
+    # Another slip from the same phone after the cutoff is late.
+    url = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    late = client.post(url, {"round": rnd.pk, "slip": "H8 ZZZ", "request_id": "r-2"}, **HTMX).content.decode()
+    assert "Trop tard" in late

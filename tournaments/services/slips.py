@@ -46,16 +46,18 @@ def submission_record(
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
     with writing():
         rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
+        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
+        if request_id and existing is not None and existing.request_id == request_id:
+            # The same sending retried after its answer was lost: stored once, and told so even if
+            # the retry itself came after the cutoff.
+            return existing
         if _check_open(rnd, player, now):
             rnd = _reopen_for(rnd, fields)
-        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
         sent = {"slip": text.strip()[:80], "at": now.isoformat()}
         if existing is None:
             sub = Submission.objects.create(
                 round=rnd, player=player, request_id=request_id, history=[sent], **fields
             )
-        elif request_id and existing.request_id == request_id:
-            sub = existing  # the same request retried after a dropped answer: stored once
         else:
             for key, value in fields.items():
                 setattr(existing, key, value)

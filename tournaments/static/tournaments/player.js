@@ -435,6 +435,8 @@
 
   var PUSH_SAFETY_MS = 20000;
   var PUSH_CHECKS = 5;
+  // A whole hall is told at once: each phone asks within this spread, not all in the same instant.
+  var PUSH_SPREAD_MS = 1000;
   var pushed = { live: false, key: "", asked: false, lastAsked: Date.now(), checks: 0 };
 
   function shownKey() {
@@ -451,6 +453,10 @@
     htmx.trigger(status, "push");
   }
 
+  function askSoon(key) {
+    setTimeout(function () { askNow(key); }, Math.random() * PUSH_SPREAD_MS);
+  }
+
   function setLive(live) {
     pushed.live = live;
     document.body.setAttribute("data-push-state", live ? "live" : "lost");
@@ -460,8 +466,8 @@
     var path = document.body.getAttribute("data-push");
     if (!path || !window.EventSource) return;
     var source = new EventSource(path);
-    source.onopen = function () { setLive(true); askNow(""); };
-    source.onmessage = function (event) { askNow(event.data); };
+    source.onopen = function () { setLive(true); askSoon(""); };
+    source.onmessage = function (event) { askSoon(event.data); };
     source.onerror = function () { setLive(false); }; // the browser reconnects by itself
   }
 
