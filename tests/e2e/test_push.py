@@ -27,7 +27,7 @@ from tournaments.selectors import round_key
 #: A change made in the test process reaches the phone by push, before a 2-second poll would twice.
 PUSHED_WITHIN_MS = 3_000
 #: A push that came while the phone's request was under way leaves one more request for the next
-#: tick of the 2-second timer (``player.js``: ``pushed.asked``); the quiet window starts after it.
+#: tick of the 2-second timer (``player.js``: ``pushed.asked``): the counts start after it.
 SETTLE_MS = 2_500
 #: Three ticks of the 2-second timer: a phone still polling while connected would ask three times.
 QUIET_MS = 6_000
@@ -117,6 +117,7 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(body).to_have_attribute("data-push", f"/push/{push.channel(room.push_room(game.tournament_id))}")
     expect(body).to_have_attribute("data-push-state", "live")
     expect(status).to_have_attribute("data-phase", "waiting")
+    page.wait_for_timeout(SETTLE_MS)  # connected, it asked once, and once more for nchan's last message
 
     # -- a change made in this process (a worker's, say) is pushed, and the phone shows it -------------
     before_change = requests.mark()
