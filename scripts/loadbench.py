@@ -316,7 +316,7 @@ POLL_SECONDS = 2.0
 #: player.js: while the push connection is up, one timer poll in 20 s goes through.
 PUSH_SAFETY_SECONDS = 20.0
 #: player.js: a phone told of a change asks within this spread (the hall is not all at the same instant).
-PUSH_SPREAD_SECONDS = 1.0
+PUSH_SPREAD_SECONDS = 2.0
 #: --no-push: the phones ignore the page's push channel and poll (to compare).
 NO_PUSH = False
 PUSHES: list[float] = []  # when each pushed message reached a phone

@@ -117,7 +117,7 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(body).to_have_attribute("data-push", f"/push/{push.channel(room.push_room(game.tournament_id))}")
     expect(body).to_have_attribute("data-push-state", "live")
     expect(status).to_have_attribute("data-phase", "waiting")
-    page.wait_for_timeout(SETTLE_MS)  # connected, it asked once, and once more for nchan's last message
+    page.wait_for_timeout(SETTLE_MS)  # what it asked as it connected (nchan may pass a kept message) is over
 
     # -- a change made in this process (a worker's, say) is pushed, and the phone shows it -------------
     before_change = requests.mark()

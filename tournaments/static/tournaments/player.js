@@ -435,8 +435,9 @@
 
   var PUSH_SAFETY_MS = 20000;
   var PUSH_CHECKS = 5;
-  // A whole hall is told at once: each phone asks within this spread, not all in the same instant.
-  var PUSH_SPREAD_MS = 1000;
+  // A whole hall is told at once: each phone asks within this spread (the 2 s its polls were spread
+  // over), not all in the same instant.
+  var PUSH_SPREAD_MS = 2000;
   var pushed = { live: false, key: "", asked: false, lastAsked: Date.now(), checks: 0 };
 
   function shownKey() {
