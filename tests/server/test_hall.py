@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import re
+import socket
 import threading
 import time
 import urllib.parse
@@ -184,11 +185,26 @@ def front(tmp_path, static_files, settings):
 class Phone:
     def __init__(self, front: Front, token: str):
         self.front, self.token = front, token
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         with self.opener.open(front.url(f"/j/{token}/"), timeout=20) as answer:
             self.page = answer.read().decode()
+
+    def send_and_drop(self, slip: str) -> None:
+        """Send the slip and close the connection at once, as a phone whose Wi-Fi drops."""
+        form = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": self.field("csrfmiddlewaretoken"), "round": self.field("round"),
+             "request_id": self.field("request_id"), "slip": slip}
+        ).encode()  # fmt: skip
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        head = (
+            f"POST /j/{self.token}/bulletin/ HTTP/1.1\r\nHost: 127.0.0.1:{self.front.port}\r\n"
+            f"Cookie: {cookies}\r\nReferer: {self.front.url(f'/j/{self.token}/')}\r\nHX-Request: true\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", self.front.port), timeout=10) as conn:
+            conn.sendall(head.encode() + form)
+            time.sleep(0.3)  # nginx has it, and is waiting for gunicorn
 
     def field(self, name: str) -> str:
         return re.search(rf'name="{name}" value="([^"]*)"', self.page).group(1)
@@ -228,6 +244,19 @@ def test_through_nginx_a_slip_queued_past_the_cutoff_and_the_close_is_stored(fro
     # nginx's stamp (to the millisecond), before the cutoff and the close
     assert sent_at - timedelta(milliseconds=2) <= sub.received_at < rnd.deadline + timedelta(seconds=0.5)
     assert sub.graded_at is not None and sub.paid == rnd.tops[0]["score"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_through_nginx_a_slip_whose_phone_went_away_while_it_queued_is_stored(front, players, game):
+    rnd = _running(game, deadline_in=60)
+    phone = Phone(front, players[2].token)
+    front.pause_web()
+    try:
+        phone.send_and_drop(_top_slip(rnd))
+        time.sleep(1.0)
+    finally:
+        front.resume_web()
+    assert _waited(lambda: Submission.objects.filter(round=rnd, player=players[2]).exists(), 20)
 
 
 @pytest.mark.django_db(transaction=True)
