@@ -311,7 +311,10 @@ def word_placements(
         raise ValueError(f"a rack holds at most {MAX_BLANKS} blanks")
     if len(letters) < 2 or letters not in lexicon:
         return []
-    refs = _refs(first_move) if refs is None else [r for r in refs if _allowed(r, first_move)]
+    if refs is None:
+        refs = _centre_refs(len(letters)) if first_move and board.is_empty() else _refs(first_move)
+    else:
+        refs = [r for r in refs if _allowed(r, first_move)]
     plays = []
     for ref in refs:
         free = _free_positions(board, ref, letters, len(rack))
@@ -330,6 +333,13 @@ def word_placements(
 def _allowed(ref: Ref, first_move: bool) -> bool:
     """Whether ``_refs`` would give ``ref``."""
     return (ref.horizontal or not first_move) and 0 <= ref.row < SIZE and 0 <= ref.col < SIZE
+
+
+def _centre_refs(length: int) -> list[Ref]:
+    """On the empty board only a move covering H8 is legal (§2): the references of the word's length
+    that cover it (the others would be tried and refused, 15 times as many)."""
+    row, col = divmod(CENTER, SIZE)
+    return [Ref(row, c, True) for c in range(max(0, col - length + 1), min(col, SIZE - length) + 1)]
 
 
 def _refs(first_move: bool) -> Iterator[Ref]:

@@ -283,6 +283,18 @@ def test_first_move_placements_try_each_horizontal_ref_and_each_blank_choice():
     assert sorted(p.score for p in plays) == [4] * 3 + [6] * 6 + [8] * 3
 
 
+@pytest.mark.parametrize("word", ["MOT", "MOTS", "ZA", "ABRICOTS", "DEMONTRASSIEZ"])
+def test_first_move_placements_on_the_empty_board_are_those_of_every_horizontal_ref(word):
+    """Only the references covering H8 are tried on the empty board: the same placements as trying
+    every horizontal reference and keeping the legal ones."""
+    lexicon = tiny(word)
+    rack = rack_tiles("??" + word[:5])
+    found = word_placements(Board(), lexicon, tiles_of(word), rack, first_move=True)
+    every = [ref for ref in (parse_ref(f"{chr(65 + r)}{c + 1}") for r in range(15) for c in range(15))]
+    assert found == word_placements(Board(), lexicon, tiles_of(word), rack, first_move=True, refs=every)
+    assert (len(word) > 7) == (found == [])
+
+
 def test_later_placements_try_both_directions():
     plays = word_placements(Board(), tiny("MOT"), tiles_of("MOT"), rack_tiles("MOT"))
     assert {str(p.ref) for p in plays} == {"H6", "H7", "H8", "8F", "8G", "8H"}
