@@ -934,6 +934,8 @@ class RoundResult:
     first_results: float | None = None
     last_results: float | None = None
     checks: dict = field(default_factory=dict)
+    players: int = 0  # the phones of its room
+    centre: int = 0  # --centres: which centre's room (1..N)
 
 
 ORM = ThreadPoolExecutor(max_workers=1, thread_name_prefix="orm")
@@ -1011,10 +1013,14 @@ def check_round(result: RoundResult, phones: list[Phone], players: dict[str, int
     }
 
 
-def make_clients(args, port: int, rows, arbiter: Arbiter, game_id: int) -> tuple[list[Phone], list[Poller]]:
+def make_clients(
+    args, port: int, rows, arbiter: Arbiter, game_id: int, first: int = 0, total: int = 0
+) -> tuple[list[Phone], list[Poller]]:
+    """The room's phones (numbered from ``first`` among ``total``: each its own address) and screens."""
     now = time.monotonic()
+    total = total or len(rows)
     phones = [
-        Phone(i, token, port, args.seed, now + args.join_seconds * i / max(1, len(rows)))
+        Phone(first + i, token, port, args.seed, now + args.join_seconds * (first + i) / max(1, total))
         for i, (_pk, token) in enumerate(rows)
     ]
     screens = []
@@ -1056,6 +1062,101 @@ async def session(args, port: int) -> list[RoundResult]:
     return results
 
 
+# -- a simultaneous: several centres' rooms on one server (--centres) -------------------------------
+
+
+def make_event(players: int, centres: int, round_seconds: int, seed: int) -> tuple[str, list[tuple]]:
+    """A prepared simultaneous (a game the engine plays from ``seed``), ``centres`` clubs joined as its
+    centres and the players shared among them: the event's public key and, per centre, (tournament
+    id, game id, players' rows)."""
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from clubs.models import Club
+    from engine import record as engine_record
+    from engine.cli import play_game
+    from lexicons.loaded import engine_lexicon, lexicon_default_row
+    from simultaneous import services as simultaneous
+    from simultaneous.models import Event
+    from tournaments import services
+    from tournaments.models import Player, Tournament
+
+    user = User.objects.filter(username=ARBITER[0]).first() or User.objects.create_superuser(
+        ARBITER[0], password=ARBITER[1]
+    )
+    lexicon = lexicon_default_row()
+    record = engine_record.to_dict(play_game(seed, engine_lexicon(lexicon)))
+    clubs = [Club.objects.create(name=f"Centre {n}") for n in range(1, centres + 1)]
+    event = simultaneous.event_create(
+        organiser=clubs[0], created_by=user, record_file=json.dumps(record).encode(),
+        kind=Event.Kind.PREPARED, name="Simultané d'essai", date=datetime.date.today(), lexicon=lexicon,
+        round_seconds=180,
+    )  # fmt: skip
+    rooms = []
+    for n, club in enumerate(clubs):
+        centre = simultaneous.event_join(event=event, club=club, created_by=user)
+        # Shorter than any round time the form offers: set through the ORM, as for one room.
+        Tournament.objects.filter(pk=centre.tournament_id).update(round_seconds=round_seconds)
+        count = players // centres + (n < players % centres)
+        for table in range(1, count + 1):
+            services.player_register(
+                tournament=centre.tournament, name=f"Joueur {n + 1}-{table}", table_number=table
+            )
+        rows = Player.objects.filter(tournament_id=centre.tournament_id).order_by("table_number")
+        rooms.append((centre.tournament_id, centre.game_id, list(rows.values_list("pk", "token"))))
+    return event.public_key, rooms
+
+
+async def public_reader(port: int, key: str, stop: asyncio.Event, every: float) -> None:
+    """Someone following the event's public results page (no login), reading it every few seconds."""
+    browser = Browser(port)
+    while not stop.is_set():
+        await browser.request("public results page", "GET", f"/simultane/{key}/")
+        await asyncio.sleep(every)
+    browser.close()
+
+
+async def session_centres(args, port: int) -> list[RoundResult]:
+    key, rooms = await orm(make_event, args.players, args.centres, args.round_seconds, args.seed)
+    main = Arbiter(port)
+    await main.login()
+    page = await main.browser.request("arbiter: tournament page (setup)", "GET", f"/tournois/{rooms[0][0]}/")
+    main.csrf = csrf_from(page.text)
+    print(f"  event {key}: {len(rooms)} centres, {args.players} players, port {port}", flush=True)
+    stop = asyncio.Event()
+    tasks, everyone, centres = [], [], []
+    for tournament_id, game_id, rows in rooms:
+        arbiter = Arbiter(port)  # the centre's arbiter: the same account (it sees every club)
+        arbiter.browser.cookies, arbiter.csrf = dict(main.browser.cookies), main.csrf
+        arbiter.tournament_id = tournament_id
+        phones, screens = make_clients(args, port, rows, arbiter, game_id, len(everyone), args.players)
+        everyone += phones
+        centres.append((arbiter, game_id, phones, {token: pk for pk, token in rows}))
+        tasks += [asyncio.create_task(actor.run(stop)) for actor in [*screens, *phones]]
+    tasks += [asyncio.create_task(public_reader(port, key, stop, 5.0)) for _ in range(args.readers)]
+    if not await wait_until(lambda: all(p.joined for p in everyone), args.join_seconds + 60, 0.2):
+        print("  some phones could not join", flush=True)
+    print(f"  {sum(p.joined for p in everyone)} phones joined", flush=True)
+    await asyncio.sleep(3)
+
+    async def centre_plays(n: int, arbiter: Arbiter, game_id: int, phones: list[Phone], players: dict):
+        await asyncio.sleep(n * args.centre_stagger)  # each centre at its own pace
+        results = []
+        for number in range(1, args.rounds + 1):
+            result = await play_round(arbiter, game_id, number, phones, args)
+            result.checks = check_round(result, phones, players)
+            result.players, result.centre = len(phones), n + 1
+            results.append(result)
+            await asyncio.sleep(args.pause)
+        return results
+
+    played = await asyncio.gather(*(centre_plays(n, *centre) for n, centre in enumerate(centres)))
+    stop.set()
+    await asyncio.wait(tasks, timeout=70)
+    return [r for results in played for r in results]
+
+
 def run(args) -> int:
     workdir = Path(tempfile.mkdtemp(prefix=f"loadbench-{args.deployment}-"))
     deployment = Deployment(args, workdir)
@@ -1067,7 +1168,8 @@ def run(args) -> int:
         deployment.start()
         setup_django(deployment.env)
         SAMPLER.thread.start()
-        results = asyncio.run(session(args, deployment.port))
+        play = session_centres if args.centres else session
+        results = asyncio.run(play(args, deployment.port))
     finally:
         SAMPLER.stop.set()
         deployment.stop()
@@ -1252,7 +1354,7 @@ def report(args, results: list[RoundResult], deployment: Deployment) -> int:
     print("  errors by status:", dict(statuses) or "none", dict(COUNTS) or "")
     ok = True
     for r in results:
-        ok &= print_round(r, args.players)
+        ok &= print_round(r, r.players or args.players)
     print_goals(args, buckets, results)
     report_cpu(args, results)
     if PUSHES:
@@ -1268,7 +1370,8 @@ def print_round(r: RoundResult, players: int) -> bool:
         return f"{value - deadline:+.2f} s" if value else "—"
 
     accepted = c["accepted_before_deadline"] / max(1, c["sent_before_deadline"]) * 100
-    print(f"  round {r.number} (id {r.round_id}), deadline + grace {grace} s:")
+    where = f"centre {r.centre}, " if r.centre else ""
+    print(f"  {where}round {r.number} (id {r.round_id}), deadline + grace {grace} s:")
     print(
         f"    slips sent {c['sent']}, before the deadline {c['sent_before_deadline']}, "
         f"accepted {c['accepted_before_deadline']} ({accepted:.1f} %)"
@@ -1541,6 +1644,15 @@ def main(argv: list[str] | None = None) -> int:
         "--web-threads", type=int, help="scale: threads per worker (default: gunicorn.conf.py)"
     )
     parser.add_argument("--celery-concurrency", type=int, default=2)
+    parser.add_argument(
+        "--centres", type=int, default=0, help="a simultaneous: the players shared among N centres"
+    )
+    parser.add_argument(
+        "--centre-stagger", type=float, default=4.0, help="--centres: seconds between centres' starts"
+    )
+    parser.add_argument(
+        "--readers", type=int, default=20, help="--centres: readers of the public results page"
+    )
     parser.add_argument(
         "--no-proxy", action="store_true", help="scale: phones straight to gunicorn, no nginx"
     )
