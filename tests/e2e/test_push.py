@@ -107,11 +107,6 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     front, players, game, phone, artifacts
 ):
     page = phone().new_page()
-    page.add_init_script(DBG)
-    import atexit
-    atexit.register(lambda: None)
-    global PAGE
-    PAGE = page
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     requests = StatusRequests(page)
@@ -161,23 +156,6 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(body).to_have_attribute("data-push-state", "live", timeout=CAUGHT_UP_WITHIN_MS)
     expect(status).to_have_attribute("data-phase", "closed", timeout=CAUGHT_UP_WITHIN_MS)
     expect(status).to_have_attribute("data-round", str(rnd.pk))
-    try:
-        expect(status.locator(".clock")).to_have_text("terminé")
-    finally:
-        for t, l in page.evaluate("window.__log"): print(t, l)
+    expect(status.locator(".clock")).to_have_text("terminé")
     page.screenshot(path=str(artifacts / "push-caught-up.png"), full_page=True)
     assert not errors, errors
-
-
-DBG = """
-window.__log = [];
-const T0 = Date.now();
-const L = (m) => window.__log.push([Date.now() - T0, m]);
-const o = XMLHttpRequest.prototype.open;
-XMLHttpRequest.prototype.open = function(m, u) { this.__u = u.split('/').pop(); return o.apply(this, arguments); };
-const sd = XMLHttpRequest.prototype.send;
-XMLHttpRequest.prototype.send = function() { L('send ' + this.__u); this.addEventListener('loadend', () => L('   done ' + this.status + ' ' + this.__u + ' rem=' + this.getResponseHeader('X-Remaining'))); return sd.apply(this, arguments); };
-const E = window.EventSource;
-window.EventSource = function(p) { const s = new E(p); s.addEventListener('message', e => L('msg ' + e.data)); s.addEventListener('open', e => L('open')); s.addEventListener('error', e => L('error ' + s.readyState)); return s; };
-document.addEventListener('htmx:afterSettle', e => { const st = document.getElementById('player-status'); L('settle phase=' + (st && st.dataset.phase) + ' clock=' + (st && st.querySelector('.clock').textContent)); });
-"""
