@@ -7,6 +7,7 @@ back it reconnects by itself and shows what changed meanwhile (``player.js``, "p
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
@@ -24,11 +25,13 @@ from tournaments import room, services
 from tournaments.models import Round
 from tournaments.selectors import round_key
 
-#: A change made in the test process reaches the phone by push, before a 2-second poll would twice.
-PUSHED_WITHIN_MS = 3_000
-#: A push that came while the phone's request was under way leaves one more request for the next
-#: tick of the 2-second timer (``player.js``: ``pushed.asked``): the counts start after it.
+#: A change made in the test process reaches the phone by push: told at once, it asks within the
+#: spread of ``player.js`` (``PUSH_SPREAD_MS``, 2 s); the phone's 20-second safety poll would be late.
+PUSHED_WITHIN_MS = 4_000
+#: The phone has asked what a push (or its connecting) made it ask once it sends nothing for longer
+#: than a tick of the 2-second timer: a phone polling every 2 s never goes that long.
 SETTLE_MS = 2_500
+SETTLED_WITHIN_S = 15
 #: Three ticks of the 2-second timer: a phone still polling while connected would ask three times.
 QUIET_MS = 6_000
 #: nginx back: the browser's EventSource retries about every 3 s, and the phone asks as it connects.
@@ -102,6 +105,17 @@ def _wait_for_a_request(page: Page, requests: StatusRequests, mark: int, seconds
     return requests.since(mark)
 
 
+def _settled(page: Page, requests: StatusRequests) -> bool:
+    """Whether the phone went ``SETTLE_MS`` without asking for its status (within ``SETTLED_WITHIN_S``)."""
+    end = time.monotonic() + SETTLED_WITHIN_S
+    while time.monotonic() < end:
+        mark = requests.mark()
+        page.wait_for_timeout(SETTLE_MS)
+        if not requests.since(mark):
+            return True
+    return False
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push_drops(
     front, players, game, phone, artifacts
@@ -117,7 +131,7 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(body).to_have_attribute("data-push", f"/push/{push.channel(room.push_room(game.tournament_id))}")
     expect(body).to_have_attribute("data-push-state", "live")
     expect(status).to_have_attribute("data-phase", "waiting")
-    page.wait_for_timeout(SETTLE_MS)  # what it asked as it connected (nchan may pass a kept message) is over
+    assert _settled(page, requests), requests.sent  # it asked as it connected, and then nothing
 
     # -- a change made in this process (a worker's, say) is pushed, and the phone shows it -------------
     before_change = requests.mark()
@@ -136,7 +150,10 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     page.screenshot(path=str(artifacts / "push-live.png"), full_page=True)
 
     # -- connected, and nothing changes: the phone asks nothing (its 2-second poll is held back) -----
-    page.wait_for_timeout(SETTLE_MS)
+    assert _settled(page, requests), requests.sent  # what the pushes made it ask is over
+    # One request per push (and at most one more the timer had queued): never a train of checks
+    # for a key older than the screen's.
+    assert len(requests.since(before_change)) <= 3, requests.since(before_change)
     quiet = requests.mark()
     page.wait_for_timeout(QUIET_MS)
     assert requests.since(quiet) == [], requests.since(quiet)
@@ -156,6 +173,7 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(body).to_have_attribute("data-push-state", "live", timeout=CAUGHT_UP_WITHIN_MS)
     expect(status).to_have_attribute("data-phase", "closed", timeout=CAUGHT_UP_WITHIN_MS)
     expect(status).to_have_attribute("data-round", str(rnd.pk))
-    expect(status.locator(".clock")).to_have_text("terminé")
+    expect(status.locator(".clock")).to_have_class(re.compile(r"\bdone\b"))
+    expect(status.locator(".clock")).to_have_text("terminé")  # not the countdown frozen by the swap
     page.screenshot(path=str(artifacts / "push-caught-up.png"), full_page=True)
     assert not errors, errors

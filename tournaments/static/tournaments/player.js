@@ -32,7 +32,8 @@
 
   function tick() {
     var el = document.querySelector("#player-status .clock");
-    if (!el || clockEnd === null) return;
+    // A status just swapped in for an ended round keeps its own word ("terminé") until onStatus runs.
+    if (!el || clockEnd === null || el.closest("#player-status").dataset.phase !== "running") return;
     var left = Math.max(0, (clockEnd - performance.now()) / 1000);
     var whole = Math.ceil(left);
     el.textContent = Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
@@ -455,7 +456,9 @@
   }
 
   function askSoon(key) {
-    setTimeout(function () { askNow(key); }, Math.random() * PUSH_SPREAD_MS);
+    // The key is the latest message's at once (messages come in order; the asks, spread, may not).
+    if (key) { pushed.key = key; pushed.checks = 0; }
+    setTimeout(function () { askNow(""); }, Math.random() * PUSH_SPREAD_MS);
   }
 
   function setLive(live) {
@@ -467,7 +470,8 @@
     var path = document.body.getAttribute("data-push");
     if (!path || !window.EventSource) return;
     var source = new EventSource(path);
-    source.onopen = function () { setLive(true); askSoon(""); };
+    // (Re)connected: what was pushed before is stale; nginx sends the room's last message now.
+    source.onopen = function () { pushed.key = ""; setLive(true); askSoon(""); };
     source.onmessage = function (event) { askSoon(event.data); };
     source.onerror = function () { setLive(false); }; // the browser reconnects by itself
   }
