@@ -5,16 +5,21 @@ server unreachable: the file waits in its outbox and goes on a later try (the la
 token, or another game, is refused with the reason.
 
 Here the federation's server is ``live_server``; the laptop is this test process calling the
-laptop's own service, through a port where nothing listens at first and a relay to the server
-later (the hall's connection coming back)."""
+laptop's own service, or (the last test) a second server on loopback, ``manage.py serve`` in a process
+of its own with its own database; both reach the server through a port where nothing listens at
+first and a relay to the server later (the hall's connection coming back)."""
 
 from __future__ import annotations
 
 import datetime
 import json
+import os
 import socket
 import socketserver
+import subprocess
+import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -28,12 +33,14 @@ from results.models import Outbox
 from server.background import run_chores
 from simultaneous import services as events
 from simultaneous.models import Event, Upload
+from tests.live_services import wait_for
+from tests.simultaneous.laptop import laptop_game
 from tournaments import services
-from tournaments.models import Round
 
 pytestmark = pytest.mark.clubs
 
-GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "tests" / "data" / "reference-games"
 
 
 def _club(name: str) -> tuple[Club, User]:
@@ -44,26 +51,8 @@ def _club(name: str) -> tuple[Club, User]:
 
 
 def _laptop_game(club: Club, arbiter: User, record: str, rounds: int):
-    """The game as the centre's laptop played it: its own tournament, the prepared record replayed,
-    the first player playing every top."""
-    tournament = services.tournament_create(
-        created_by=arbiter, owner=club, lexicon=lexicon_default_row(), name="Simultané",
-        date=datetime.date(2026, 11, 28), club=club.name,
-    )  # fmt: skip
-    players = [services.player_register(tournament=tournament, name=n) for n in ("Émile", "Fanny")]
-    game = services.game_start(tournament=tournament, prepared=(GAMES / record).read_bytes())
-    for number in range(1, rounds + 1):
-        rnd = services.round_draw(game_id=game.pk, expected_number=number).round
-        if rnd.top_state != Round.TopState.READY:
-            services.round_compute_top(round_id=rnd.pk)
-        rnd = services.round_start(round_id=Round.objects.get(pk=rnd.pk).pk)
-        top = rnd.tops[0]
-        services.submission_record(
-            player=players[0], round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
-        )
-        services.round_close(round_id=rnd.pk)
-        services.round_place_top(round_id=rnd.pk)
-    return game
+    """The game as the centre's laptop played it (``tests.simultaneous.laptop``)."""
+    return laptop_game(club, arbiter, (GAMES / record).read_bytes(), rounds)
 
 
 def _prepared_event(organiser: Club, arbiter: User) -> Event:
@@ -143,6 +132,55 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
 
     page = client.get(f"/simultane/{event.public_key}/").content.decode()
     assert "Émile" in page and "Fanny" in page and "Alice" in page and "Montluçon" in page
+
+
+def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_back(live_server, tmp_path):
+    """The centre's laptop is a second server on loopback (``manage.py serve``, its own SQLite): its
+    first try finds the federation's server unreachable; once the connection is back, its chores
+    send the file, and the event's public page ranks its players."""
+    vichy, arbiter_v = _club("Vichy")
+    montlucon, _ = _club("Montluçon")
+    event = _prepared_event(vichy, arbiter_v)
+    centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
+    services.player_register(tournament=centre.tournament, name="Alice")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(ARBITER_VAR_DIR=str(tmp_path / "laptop"), DJANGO_SETTINGS_MODULE="arbiter.settings")
+    made = subprocess.run(
+        [sys.executable, "-m", "tests.simultaneous.laptop", str(GAMES / "game-001.json"), url,
+         montlucon.upload_token],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr[-3000:]
+    first = json.loads(made.stdout.strip().splitlines()[-1])
+    assert first["status"] == Outbox.Status.PENDING and first["attempts"] == 1 and first["error"]
+    assert not Upload.objects.exists()
+
+    host, server_port = live_server.url.removeprefix("http://").split(":")
+    relay = _Relay(port, (host, int(server_port)))
+    threading.Thread(target=relay.serve_forever, daemon=True).start()
+    laptop = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(_free_port()), "--chores-seconds", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert wait_for(lambda: Upload.objects.exists(), 90), "the laptop server did not send its results"
+    finally:
+        laptop.terminate()
+        laptop.wait(30)
+        relay.shutdown()
+        relay.server_close()
+    upload = Upload.objects.get()
+    names = {player["name"] for player in json.loads(upload.data)["players"]}
+    assert upload.club == montlucon and names == {"Émile", "Fanny"}
+    page = live_server_page(live_server, f"/simultane/{event.public_key}/")
+    assert "Émile" in page and "Alice" in page and "Montluçon" in page
+
+
+def live_server_page(live_server, path: str) -> str:
+    with urllib.request.urlopen(live_server.url + path, timeout=20) as answer:
+        return answer.read().decode()
 
 
 def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from server.background import start_chores
+from server.background import INTERVAL_SECONDS, start_chores
 from server.network import lan_addresses
 from server.warmup import warm_up_rooms
 
@@ -71,8 +71,14 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--threads", type=int, default=THREADS)
         parser.add_argument("--no-serve", action="store_true", help="prepare everything, do not serve")
+        parser.add_argument(
+            "--chores-seconds",
+            type=float,
+            default=INTERVAL_SECONDS,
+            help="how often waiting results are sent",
+        )
 
-    def handle(self, *args, port: int, threads: int, no_serve: bool, **options):
+    def handle(self, *args, port: int, threads: int, no_serve: bool, chores_seconds: float, **options):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         warm_up_rooms()
@@ -107,7 +113,7 @@ class Command(BaseCommand):
 
         application = get_wsgi_application()
         # Results waiting for a federation's server are sent when the connection comes back.
-        start_chores()
+        start_chores(chores_seconds)
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped
