@@ -160,12 +160,14 @@ def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_bac
     host, server_port = live_server.url.removeprefix("http://").split(":")
     relay = _Relay(port, (host, int(server_port)))
     threading.Thread(target=relay.serve_forever, daemon=True).start()
+    log = (tmp_path / "serve.log").open("w")
     laptop = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(_free_port()), "--chores-seconds", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        assert wait_for(lambda: Upload.objects.exists(), 90), "the laptop server did not send its results"
+        sent = wait_for(lambda: Upload.objects.exists(), 90)
+        assert sent, f"the laptop server did not send its results: {_laptop_says(tmp_path)}"
     finally:
         laptop.terminate()
         laptop.wait(30)
@@ -176,6 +178,15 @@ def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_bac
     assert upload.club == montlucon and names == {"Émile", "Fanny"}
     page = live_server_page(live_server, f"/simultane/{event.public_key}/")
     assert "Émile" in page and "Alice" in page and "Montluçon" in page
+
+
+def _laptop_says(tmp_path: Path) -> str:
+    """The laptop's outbox as its database holds it, and the end of its server's log."""
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "laptop" / "arbiter.sqlite3") as db:
+        rows = db.execute("SELECT status, attempts, last_error, tried_at FROM results_outbox").fetchall()
+    return f"outbox {rows}; log: {(tmp_path / 'serve.log').read_text()[-2000:]}"
 
 
 def live_server_page(live_server, path: str) -> str:
