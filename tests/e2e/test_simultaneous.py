@@ -3,7 +3,10 @@ arbiter makes the event and uploads its record; Moulins' arbiter and Vichy's joi
 "Simultanés" page and register two players each; the four players send their slips from their
 phones; Vichy plays three rounds while Moulins is one behind, then catches up.  The public page,
 opened without a login, ranks the four players on the rounds both centres have played, then on all
-three."""
+three.  A third centre, Montluçon, played on its own laptop without Internet: the laptop is a second
+server on loopback (``tests.simultaneous.laptop``), its first try to send its results finds the
+federation's server unreachable, and once the hall's connection is back its server sends them: the
+public page ranks its players with the four others."""
 
 from __future__ import annotations
 
@@ -15,8 +18,10 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from clubs.models import Club, Member, Role
-from simultaneous.models import Centre, Event
+from simultaneous.models import Centre, Event, Upload
 from tests.e2e.browser import orm as _orm
+from tests.live_services import wait_for
+from tests.simultaneous.laptop import Laptop, Relay, free_port
 from tournaments import services
 from tournaments.models import Player, Round
 
@@ -81,7 +86,7 @@ def _typed(word: str) -> str:
 
 
 def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
-    live_server, laptop, browser, phone, artifacts
+    live_server, laptop, browser, phone, artifacts, tmp_path
 ):
     base = live_server.url
     with _orm():
@@ -153,3 +158,30 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
     assert len(leaders) == 2 and all(str(sum(tops)) in t for t in leaders), texts
     assert any("Bruno" in t and str(tops[0]) in t for t in texts) and any("Denis" in t for t in texts)
     other.close()
+
+    # -- Montluçon's laptop: offline at its first try, then its server sends the results -----------
+    with _orm():
+        montlucon = Club.objects.create(name="Montluçon")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
+    hall = Laptop(tmp_path, GAME_RECORD, url, montlucon.upload_token, rounds=3)
+    assert hall.first["status"] == "pending" and hall.first["attempts"] == 1, hall.first
+    host, server_port = base.removeprefix("http://").split(":")
+    relay = Relay(port, (host, int(server_port))).start()
+    hall.serve()
+    try:
+        with _orm():
+            assert wait_for(lambda: Upload.objects.exists(), 90), hall.says()
+    finally:
+        hall.stop()
+        relay.stop()
+    public.reload()
+    expect(overall.get_by_role("heading")).to_contain_text(
+        "Classement sur 3 coups joués dans tous les centres"
+    )
+    for name in (*players, "Émile", "Fanny"):
+        expect(overall.get_by_role("row", name=re.compile(name))).to_be_visible()
+    texts = overall.get_by_role("row").all_inner_texts()
+    leaders = [t for t in texts[1:] if t.startswith("1")]
+    assert len(leaders) == 3 and any("Émile" in t for t in leaders), texts  # the laptop's player too
+    public.screenshot(path=str(artifacts / "simultaneous-public-three-centres.png"), full_page=True)

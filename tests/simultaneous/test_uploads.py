@@ -13,11 +13,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
-import socket
-import socketserver
-import subprocess
-import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -34,7 +29,7 @@ from server.background import run_chores
 from simultaneous import services as events
 from simultaneous.models import Event, Upload
 from tests.live_services import wait_for
-from tests.simultaneous.laptop import laptop_game
+from tests.simultaneous.laptop import Laptop, Relay, free_port, laptop_game
 from tournaments import services
 
 pytestmark = pytest.mark.clubs
@@ -63,43 +58,6 @@ def _prepared_event(organiser: Club, arbiter: User) -> Event:
     )  # fmt: skip
 
 
-class _Relay(socketserver.ThreadingTCPServer):
-    """The hall's connection coming back: bytes relayed both ways to the federation's server."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, port: int, target: tuple[str, int]):
-        self.target = target
-        super().__init__(("127.0.0.1", port), _Pipe)
-
-
-class _Pipe(socketserver.BaseRequestHandler):
-    def handle(self):
-        upstream = socket.create_connection(self.server.target)
-
-        def pump(source, sink):
-            try:
-                while chunk := source.recv(65536):
-                    sink.sendall(chunk)
-            except OSError:
-                pass
-            finally:
-                sink.close() if sink is self.request else sink.shutdown(socket.SHUT_WR)
-
-        back = threading.Thread(target=pump, args=(upstream, self.request), daemon=True)
-        back.start()
-        pump(self.request, upstream)
-        back.join(10)
-        upstream.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page(live_server, client):
     vichy, arbiter_v = _club("Vichy")
     montlucon, arbiter_m = _club("Montluçon")
@@ -108,7 +66,7 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
     services.player_register(tournament=centre.tournament, name="Alice")
     game = _laptop_game(montlucon, arbiter_m, "game-001.json", rounds=2)
 
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
     first = outbox.outbox_add(game=game, url=url, token=montlucon.upload_token)
     assert first.status == Outbox.Status.PENDING and first.attempts == 1 and first.last_error
@@ -116,7 +74,7 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
     # Not tried again before its time; then the connection is back.
     assert outbox.outbox_send_pending(game)[0].attempts == 1
     host, server_port = live_server.url.removeprefix("http://").split(":")
-    relay = _Relay(port, (host, int(server_port)))
+    relay = Relay(port, (host, int(server_port)))
     threading.Thread(target=relay.serve_forever, daemon=True).start()
     try:
         Outbox.objects.update(tried_at=timezone.now() - datetime.timedelta(minutes=1))
@@ -143,55 +101,27 @@ def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_bac
     event = _prepared_event(vichy, arbiter_v)
     centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
     services.player_register(tournament=centre.tournament, name="Alice")
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(ARBITER_VAR_DIR=str(tmp_path / "laptop"), DJANGO_SETTINGS_MODULE="arbiter.settings")
-    made = subprocess.run(
-        [sys.executable, "-m", "tests.simultaneous.laptop", str(GAMES / "game-001.json"), url,
-         montlucon.upload_token],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr[-3000:]
-    first = json.loads(made.stdout.strip().splitlines()[-1])
-    assert first["status"] == Outbox.Status.PENDING and first["attempts"] == 1 and first["error"]
-    assert not Upload.objects.exists()
+    laptop = Laptop(tmp_path, GAMES / "game-001.json", url, montlucon.upload_token, rounds=2)
+    assert laptop.first["status"] == Outbox.Status.PENDING and laptop.first["attempts"] == 1
+    assert laptop.first["error"] and not Upload.objects.exists()
 
     host, server_port = live_server.url.removeprefix("http://").split(":")
-    relay = _Relay(port, (host, int(server_port)))
-    threading.Thread(target=relay.serve_forever, daemon=True).start()
-    log = (tmp_path / "serve.log").open("w")
-    laptop = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--port", str(_free_port()), "--chores-seconds", "1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    relay = Relay(port, (host, int(server_port))).start()
+    laptop.serve()
     try:
         sent = wait_for(lambda: Upload.objects.exists(), 90)
-        assert sent, f"the laptop server did not send its results: {_laptop_says(tmp_path)}"
+        assert sent, f"the laptop server did not send its results: {laptop.says()}"
     finally:
-        laptop.terminate()
-        laptop.wait(30)
-        relay.shutdown()
-        relay.server_close()
+        laptop.stop()
+        relay.stop()
     upload = Upload.objects.get()
     names = {player["name"] for player in json.loads(upload.data)["players"]}
     assert upload.club == montlucon and names == {"Émile", "Fanny"}
-    page = live_server_page(live_server, f"/simultane/{event.public_key}/")
+    with urllib.request.urlopen(f"{live_server.url}/simultane/{event.public_key}/", timeout=20) as answer:
+        page = answer.read().decode()
     assert "Émile" in page and "Alice" in page and "Montluçon" in page
-
-
-def _laptop_says(tmp_path: Path) -> str:
-    """The laptop's outbox as its database holds it, and the end of its server's log."""
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "laptop" / "arbiter.sqlite3") as db:
-        rows = db.execute("SELECT status, attempts, last_error, tried_at FROM results_outbox").fetchall()
-    return f"outbox {rows}; log: {(tmp_path / 'serve.log').read_text()[-2000:]}"
-
-
-def live_server_page(live_server, path: str) -> str:
-    with urllib.request.urlopen(live_server.url + path, timeout=20) as answer:
-        return answer.read().decode()
 
 
 def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
