@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,16 @@ class Front:
     def app_url(self, path: str) -> str:
         """Straight to gunicorn, around the proxy (as a client on the server's network could)."""
         return f"http://127.0.0.1:{self.app_port}{path}"
+
+
+@contextmanager
+def front_publishing(run: Path, static: Path, settings, **options):
+    """A started ``Front``; this process publishes its changes to its nginx, as a web process or a
+    Celery worker of the deployment does (``settings``: pytest-django's fixture)."""
+    running = Front(run, static, **options)
+    settings.PUSH_PUBLISH_URL = running.publish_url
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, Request, expect
 from server import push
 from tests.e2e.browser import orm
 from tests.fixtures import *  # noqa: F403 - the rooms' fixtures (players, game) and their autouse ones
-from tests.scale_front import Front, collected_static
+from tests.scale_front import collected_static, front_publishing
 from tournaments import room, services
 from tournaments.models import Round
 from tournaments.selectors import round_key
@@ -62,11 +62,8 @@ def front(readable_dir, static_files, settings):
     web process or a Celery worker of the deployment does."""
     run = Path(tempfile.mkdtemp(prefix="front-", dir=readable_dir))
     run.chmod(0o755)
-    running = Front(run, static_files, workers=1, threads=2)
-    settings.PUSH_PUBLISH_URL = running.publish_url
-    running.start()
-    yield running
-    running.stop()
+    with front_publishing(run, static_files, settings, workers=1, threads=2) as running:
+        yield running
 
 
 class StatusRequests:

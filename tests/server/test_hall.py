@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from server import arrival, push
-from tests.scale_front import Front, collected_static
+from tests.live_services import wait_for
+from tests.scale_front import Front, collected_static, front_publishing
 from tournaments import room, services
 from tournaments.models import Round, Submission
 from tournaments.selectors import round_key
@@ -111,7 +112,7 @@ def test_a_stamp_from_a_proxy_whose_clock_runs_ahead_is_now(rf, behind_proxy):
 
 
 @pytest.mark.parametrize("deployment", ["embedded", "scale"])
-def test_a_slip_that_arrived_in_time_is_stored_though_the_round_closed_while_it_waited(
+def test_a_slip_that_arrived_in_time_is_stored_though_the_round_closed_while_itwait_for(
     client, players, game, behind_proxy, deployment
 ):
     rnd = _running(game, deadline_in=-5)
@@ -175,11 +176,8 @@ def static_files(tmp_path_factory):
 
 @pytest.fixture
 def front(tmp_path, static_files, settings):
-    running = Front(tmp_path, static_files, workers=1, threads=2)
-    settings.PUSH_PUBLISH_URL = running.publish_url
-    running.start()
-    yield running
-    running.stop()
+    with front_publishing(tmp_path, static_files, settings, workers=1, threads=2) as running:
+        yield running
 
 
 class Phone:
@@ -256,7 +254,7 @@ def test_through_nginx_a_slip_whose_phone_went_away_while_it_queued_is_stored(fr
         time.sleep(1.0)
     finally:
         front.resume_web()
-    assert _waited(lambda: Submission.objects.filter(round=rnd, player=players[2]).exists(), 20)
+    assert wait_for(lambda: Submission.objects.filter(round=rnd, player=players[2]).exists(), 20)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -304,7 +302,7 @@ def test_a_change_made_anywhere_is_pushed_to_the_rooms_phones_through_nginx(fron
         rnd = services.round_draw(game_id=game.pk, expected_number=1).round
         services.round_start(round_id=rnd.pk)
         key = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
-        assert _waited(lambda: key in listener.messages, 10), listener.messages
+        assert wait_for(lambda: key in listener.messages, 10), listener.messages
         # The phone asks with the pushed key: the web process's half-second memo is passed over.
         status = reverse("tournaments:player_status", kwargs={"token": players[0].token})
         with urllib.request.urlopen(front.url(f"{status}?s=0.0.p&k={key}"), timeout=10) as answer:
@@ -312,21 +310,12 @@ def test_a_change_made_anywhere_is_pushed_to_the_rooms_phones_through_nginx(fron
         # Another room's channel hears nothing of it.
         other = Listener(front.url(push.listen_path(room.push_room(game.tournament_id + 1000))))
         services.round_close(round_id=rnd.pk)
-        assert _waited(lambda: len(listener.messages) >= 2, 10)
+        assert wait_for(lambda: len(listener.messages) >= 2, 10)
         time.sleep(0.3)
         assert other.messages == []
         other.close()
     finally:
         listener.close()
-
-
-def _waited(predicate, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_a_sending_retried_after_the_cutoff_whose_first_try_was_stored_is_told_received(
