@@ -121,7 +121,10 @@ def _changed(sender, instance, **_kwargs) -> None:
     """A round or a game was saved: once committed, its room's phones hear the new state key."""
     if not push.enabled():
         return
-    game_id = instance.pk if sender is Game else instance.game_id
+    if sender is Game:
+        transaction.on_commit(lambda: _announce(instance.tournament_id))
+        return
+    game_id = instance.game_id
     tournament_id = _game_rooms.get(game_id)
     if tournament_id is None:
         tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import threading
 import urllib.request
 from pathlib import Path
 
@@ -74,16 +73,14 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
     # Not tried again before its time; then the connection is back.
     assert outbox.outbox_send_pending(game)[0].attempts == 1
     host, server_port = live_server.url.removeprefix("http://").split(":")
-    relay = Relay(port, (host, int(server_port)))
-    threading.Thread(target=relay.serve_forever, daemon=True).start()
+    relay = Relay(port, (host, int(server_port))).start()
     try:
         Outbox.objects.update(tried_at=timezone.now() - datetime.timedelta(minutes=1))
         # The laptop server's chores thread (every 30 s in ``manage.py serve``) tries it again.
         assert run_chores() >= 1
         sent = Outbox.objects.get()
     finally:
-        relay.shutdown()
-        relay.server_close()
+        relay.stop()
     assert sent.status == Outbox.Status.SENT and sent.attempts == 2 and sent.sent_at
     upload = Upload.objects.get()
     assert upload.club == montlucon and json.loads(upload.data)["players"][0]["name"] == "Émile"

@@ -14,6 +14,8 @@ from tournaments.models import Player, Round, Submission, SubmissionChange
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.tops import position_of
 
+#: The states of a round whose clock has started: a slip for it can be graded.
+RUN = (Round.Status.RUNNING, Round.Status.CLOSED, Round.Status.PLACED)
 #: Sendings of one slip kept in its history (a phone that resends in a loop must not grow it forever).
 HISTORY_KEPT = 50
 
@@ -52,7 +54,7 @@ def submission_record(
             # the retry itself came after the cutoff.
             return existing
         if _check_open(rnd, player, now):
-            rnd = _reopen_for(rnd, fields)
+            rnd = _reopen_for(rnd)
         sent = {"slip": text.strip()[:80], "at": now.isoformat()}
         if existing is None:
             sub = Submission.objects.create(
@@ -70,14 +72,15 @@ def submission_record(
 
 
 def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
-    """The grade of a slip for a running round, as the fields to store; nothing when the round is not
-    running (the service then refuses the slip anyway).  The round is read as the phones' polls
+    """The grade of a slip for a round that has run, as the fields to store (a slip handled after its
+    round closed is stored only if it arrived in time); nothing before the clock started (the
+    service then refuses the slip anyway).  The round is read as the phones' polls
     remember it (``room.current_round_recent``, read only): its rack, board and top do not
     change while it runs, and the last seconds' slips need no query for it."""
     rnd = room.current_round_recent(player.tournament_id)
     if rnd is None or rnd.pk != round_id:
         rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
-    if rnd is None or rnd.status != Round.Status.RUNNING or rnd.top_state != Round.TopState.READY:
+    if rnd is None or rnd.status not in RUN or rnd.top_state != Round.TopState.READY:
         return {}
     return grade_fields(grade(rnd, position_of(rnd.game, rnd), slip_text))
 
@@ -109,11 +112,10 @@ def _check_open(rnd: Round, player: Player, now) -> bool:
     return False
 
 
-def _reopen_for(rnd: Round, fields: dict) -> Round:
-    """The round closed while this slip, sent in time, waited: grade it now (the close graded the
-    others) and move the round's version, so the phones, the screens and the rankings take it in."""
-    rnd = Round.objects.select_for_update().select_related("game__tournament__lexicon").get(pk=rnd.pk)
-    fields.update(grade_fields(grade(rnd, position_of(rnd.game, rnd), Submission(**fields).slip_text())))
+def _reopen_for(rnd: Round) -> Round:
+    """The round closed while this slip, sent in time (and graded already, ``_grade_early``), waited:
+    move the round's version, so the phones, the screens and the rankings take it in."""
+    rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=rnd.pk)
     rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
     rnd.save(update_fields=["version"])
     return rnd
