@@ -13,6 +13,7 @@ sheets round them for print.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -222,6 +223,15 @@ class TournamentRanking:
     top: int
     games: tuple[GameRanking, ...]
     lines: tuple[TournamentLine, ...]
+
+    def line_of(self, key: Hashable) -> TournamentLine | None:
+        """The entrant's line (``Entrant.key``), found without walking the ranking: a room's phones
+        each look up their own at the same moment."""
+        return self._by_key.get(key)
+
+    @functools.cached_property
+    def _by_key(self) -> dict[Hashable, TournamentLine]:
+        return {line.entrant.key: line for line in self.lines}
 
     def negatif(self, line: TournamentLine) -> int:
         """The based total minus the summed tops (§4)."""

@@ -321,6 +321,8 @@ PUSH_SPREAD_SECONDS = 2.0
 NO_PUSH = False
 PUSHES: list[float] = []  # when each pushed message reached a phone
 STATUS = re.compile(r'<section id="player-status"[^>]*>', re.S)
+BOARD = re.compile(r'<div id="player-board"[^>]*>', re.S)
+RECEIPT = re.compile(r'<div id="player-receipt"[^>]*>', re.S)
 ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)
 
 
@@ -372,6 +374,7 @@ class Phone:
         self.pushed_key = ""
         self.shown_key = ""
         self.wake = asyncio.Event()  # player.js's htmx.trigger(status, "push")
+        self.parts_shown: dict[str, str] = {}  # b, r: the keys of the board and the receipt shown
 
     @property
     def page(self) -> str:
@@ -396,6 +399,8 @@ class Phone:
             path = self.status_path
             if self.pushed_key and self.pushed_key != self.shown_key:
                 path += f"&k={self.pushed_key}"  # player.js: the pushed key passes the memo over
+            for name, key in self.parts_shown.items():
+                path += f"&{name}={key}"  # player.js: the board and the receipt it shows
             bucket = "phone: status, pushed" if pushed else "phone: status poll"
             reply = await self.browser.request(bucket, "GET", path, headers=headers)
             now = time.monotonic()
@@ -482,7 +487,17 @@ class Phone:
         self.joined = True
         return True
 
+    def _read_parts(self, text: str) -> None:
+        for name, tag in (("b", BOARD.search(text)), ("r", RECEIPT.search(text))):
+            if tag is not None:
+                key = attr(tag.group(0), "data-key")
+                if key:
+                    self.parts_shown[name] = key
+                else:
+                    self.parts_shown.pop(name, None)
+
     def _read_status(self, text: str) -> None:
+        self._read_parts(text)
         tag = STATUS.search(text)
         if tag is None:
             return
@@ -572,6 +587,7 @@ class Phone:
         else:
             error = ERROR.search(reply.text)
             outcome = f"refused: {html.unescape(error.group(1))[:70]}" if error else "accepted"
+            self._read_parts(reply.text)  # the receipt and the board it swaps in
         sending.attempts.append(outcome)
 
 

@@ -4,6 +4,7 @@ slip.  Before the deadline nothing here says whether a slip is valid or what it 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
 import unicodedata
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
@@ -72,12 +73,14 @@ class Standing:
     solo_now: bool
 
 
-def player_standing(player: Player) -> Standing:
+def player_standing(player: Player) -> Standing | None:
     """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
     tops' sum, the rank (shared by equal totals unless the tournament breaks ties), the négatif, the
     percentage and the solos, all read from the ranking every screen shares."""
     ranking = standings.tournament_ranking_shared(player.tournament)
-    line = next(line for line in ranking.lines if line.entrant.key == player.pk)
+    line = ranking.line_of(player.pk)
+    if line is None:  # a player registered since the ranking was worked out: the next one has them
+        return None
     solos, solo_now = None, False
     if ranking.solos_counted and line.games:
         game = line.games[-1]  # the game of the round just closed: the last one
@@ -124,6 +127,24 @@ class Screen:
         """The board's 225 cells, worked out only when the board is drawn (phones showing the same
         board share one drawing: ``views.player._board_html``)."""
         return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles)
+
+    @property
+    def board_key(self) -> str:
+        """What the board shows, in a few characters: the phone sends back the key of the board it
+        shows (``player.js``) and is sent the board again only when it changed (a slip, the top
+        placed, a new round), not at each change of the status (``views.player._status_response``)."""
+        sub = self.submission
+        slip = (sub.ref, sub.word) if sub is not None and self.preview is not None else None
+        return _key(self.board, slip, self.last_tiles, get_language())
+
+    @property
+    def receipt_key(self) -> str:
+        """What the receipt shows, in a few characters (as ``board_key``)."""
+        sub = self.submission
+        shown = None
+        if sub is not None:
+            shown = (sub.pk, sub.ref, sub.word, sub.claimed, sub.received_at.isoformat())
+        return _key(shown, self.phase == Phase.RUNNING, get_language())
 
     @property
     def spoken(self) -> str:
@@ -183,6 +204,10 @@ class Screen:
             claimed = ngettext("%(n)d point annoncé", "%(n)d points annoncés", sub.claimed)
             parts.append(claimed % {"n": sub.claimed})
         return ", ".join(parts)
+
+
+def _key(*parts) -> str:
+    return hashlib.blake2s(repr(parts).encode(), digest_size=6).hexdigest()
 
 
 def _phase(rnd: Round | None) -> str:

@@ -351,7 +351,41 @@ def test_the_poll_brings_the_new_state_when_the_round_changes(client, players, g
     assert response.status_code == 200
     body = response.content.decode()
     assert 'data-phase="running"' in body and "data-remaining=" in body
-    assert 'id="player-board" class="board" hx-swap-oob="true"' in body
+    assert re.search(r'id="player-board" class="board" data-key="[0-9a-f]+" hx-swap-oob="true"', body)
+
+
+def _shown(html: str) -> dict:
+    """What player.js sends with its status request: the keys of the board and receipt it shows."""
+    board = re.search(r'id="player-board" class="board" data-key="([0-9a-f]+)"', html).group(1)
+    receipt = re.search(r'id="player-receipt"[^>]*data-key="([0-9a-f]+)"', html).group(1)
+    return {"b": board, "r": receipt}
+
+
+def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_change(
+    client, players, game
+):
+    rnd = _running(game)
+    page = client.get(_page(players[0])).content.decode()
+    shown = _shown(page)
+    top = rnd.tops[0]
+    slip = client.post(_submit_url(players[0]), {"slip": f"{top['ref']} {top['word']}", "round": rnd.pk}, **HTMX)
+    assert "data-fresh" in slip.content.decode()
+    shown = _shown(slip.content.decode())  # the receipt and the board the answer swapped in
+    unchanged = client.get(_status_url(players[0]), {"s": "other", **shown}, **HTMX).content.decode()
+    assert 'id="player-status"' in unchanged
+    assert 'id="player-board"' not in unchanged and 'id="player-receipt"' not in unchanged
+    stale = client.get(_status_url(players[0]), {"s": "other", "b": "0" * 12, "r": shown["r"]}, **HTMX)
+    assert 'id="player-board"' in stale.content.decode() and 'id="player-receipt"' not in stale.content.decode()
+
+    _past_deadline(rnd)  # closed: the receipt says "received" without "until the end"; same board
+    closed = client.get(_status_url(players[0]), {"s": _signature(page), **shown}, **HTMX).content.decode()
+    assert 'data-phase="closed"' in closed
+    assert 'id="player-board"' not in closed and 'id="player-receipt"' in closed
+    shown["r"] = re.search(r'id="player-receipt"[^>]*data-key="([0-9a-f]+)"', closed).group(1)
+    services.round_place_top(round_id=rnd.pk)  # the top on the board: the board is sent again
+    placed = client.get(_status_url(players[0]), {"s": _signature(closed), **shown}, **HTMX).content.decode()
+    assert 'id="player-board"' in placed and 'id="player-receipt"' not in placed
+    assert 'class="c' in placed and " last" in placed
 
 
 def test_the_poll_closes_the_round_after_the_deadline(client, players, game):

@@ -146,7 +146,12 @@ def player_status(request, token: str):
 
 
 def _status_response(request, context) -> HttpResponse:
-    """The status area, and the board and the receipt swapped out of band: one template."""
+    """The status area, and the board and the receipt swapped out of band: one template.  The board
+    (most of the answer's weight and of its making) and the receipt are left out when the phone says
+    it shows them already (``b``, ``r``: the keys ``player.js`` reads off them)."""
+    screen = context["screen"]
+    context["send_board"] = request.GET.get("b") != screen.board_key
+    context["send_receipt"] = request.GET.get("r") != screen.receipt_key
     return HttpResponse(render_to_string("tournaments/partials/_player_poll.html", context, request))
 
 

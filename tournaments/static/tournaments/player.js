@@ -479,7 +479,12 @@
   function isStatus(event) { return event.detail.elt && event.detail.elt.id === "player-status"; }
 
   document.addEventListener("htmx:configRequest", function (event) {
-    if (isStatus(event) && pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
+    if (!isStatus(event)) return;
+    if (pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
+    // The board and the receipt shown: the server leaves them out of its answer if they are the same.
+    var board = $("player-board"), receipt = $("player-receipt");
+    if (board && board.getAttribute("data-key")) event.detail.parameters.b = board.getAttribute("data-key");
+    if (receipt && receipt.getAttribute("data-key")) event.detail.parameters.r = receipt.getAttribute("data-key");
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isStatus(event)) return;
