@@ -118,7 +118,7 @@ class SlipRow:
 
 def round_slips(rnd: Round) -> list[SlipRow]:
     """Every player of the tournament with their slip for the round (None: no slip), by table."""
-    subs = {s.player_id: s for s in Submission.objects.filter(round=rnd)}
+    subs = {s.player_id: s for s in Submission.objects.filter(round=rnd).defer("history")}
     players = Player.objects.filter(tournament_id=rnd.game.tournament_id).order_by("table_number", "id")
     return [SlipRow(p, subs.get(p.pk), rnd.deadline) for p in players]
 

@@ -280,6 +280,36 @@ def test_a_slip_accepted_in_the_grace_window_is_marked_with_its_arrival(game, pl
     assert rows == {players[0].pk: True, players[1].pk: False, players[2].pk: False}
 
 
+def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_history(
+    game, players, arbiter, arbiter_client
+):
+    """The slips' rows (written in Python, ``templatetags/rows.py``), in French and in English."""
+    rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    late = rnd.deadline + timedelta(seconds=1)
+    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
+    services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
+    services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
+    url = f"/parties/{game.pk}/etat/"
+    for lang, words in (
+        ("fr", ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger", "historique")),
+        ("en", ("in the grace window", "no slip", "Slip of table 3", "Correct", "history")),
+    ):
+        arbiter_client.cookies["django_language"] = lang
+        page = arbiter_client.get(url, HTTP_HX_REQUEST="true").content.decode()
+        body = page[page.index('<table class="list slips-table">') :]
+        body = body[: body.index("</table>")]
+        rows = body.split("<tr")[2:]
+        assert len(rows) == 3
+        first, second, third = rows
+        assert words[0] in first and _top(rnd) in first and 'class="zero"' not in first
+        assert 'class="zero"' in second and "H8 ZZZ 10" in second and "✎" in second
+        assert 'class="missing"' in third and words[1] in third and f'aria-label="{words[2]}"' in third
+        for table, row in enumerate(rows, start=1):
+            assert f'name="table_number" value="{table}"' in row and f">{words[3]}</button>" in row
+            assert f'href="/coups/{rnd.pk}/historique/{table}/"' in row and f">{words[4]}</a>" in row
+            assert 'name="csrfmiddlewaretoken" value="' in row
+
+
 def test_undo_walks_back_through_every_correction_in_order(game, players, arbiter):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
     services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZ 10")

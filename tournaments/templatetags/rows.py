@@ -1,0 +1,90 @@
+"""Tables of a row per player, written in Python: drawn by the template language, a room of 600
+players cost each redraw of the arbiter's game screen about 250 ms (the slips: a form, two links
+and a token a row; the ranking), and on the laptop's one process every phone waited meanwhile
+(scripts/loadbench.py).  The rows are the ones the templates wrote."""
+
+from __future__ import annotations
+
+from html import escape
+
+from django import template
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+register = template.Library()
+
+#: A table number that no room has, put in the history link's address and replaced by each row's.
+_TABLE = 987654321
+
+
+@register.simple_tag(takes_context=True)
+def slip_rows(context, rows, rnd) -> SafeString:
+    """``rows``: ``selectors.SlipRow`` of ``rnd``, by table."""
+    token = escape(get_token(context.request)) if context.get("request") is not None else ""
+    csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+    enter = escape(reverse("tournaments:slip_enter", args=[rnd.pk]))
+    history = escape(reverse("tournaments:slip_history", args=[rnd.pk, _TABLE]))
+    english = translation.get_language() == "en"
+    words = {
+        "by_arbiter": escape(gettext("saisi par l’arbitre")),
+        "none": escape(gettext("aucun bulletin")),
+        "correct": escape(gettext("Corriger")),
+        "history": escape(gettext("historique")),
+    }
+    out = []
+    for row in rows:
+        out.append(_row(row, csrf, enter, history, english, words))
+    return mark_safe("".join(out))
+
+
+def _row(row, csrf: str, enter: str, history: str, english: bool, words: dict) -> str:
+    sub, player = row.submission, row.player
+    table = player.table_number
+    if sub is None:
+        css, slip, paid, reason, value = "missing", f"<em>{words['none']}</em>", "0", "", ""
+    else:
+        css = "zero" if sub.sanction == "zero" else "sanctioned" if sub.sanction != "none" else ""
+        value = escape(sub.slip_text())
+        slip = value
+        if sub.entered_by_id:
+            slip += f' <small title="{words["by_arbiter"]}">✎</small>'
+        paid = str(sub.paid)
+        reason = escape(sub.message_en if english else sub.message)
+    label = escape(gettext("Bulletin de la table %(table)s") % {"table": table})
+    grace = ""
+    if row.in_grace:
+        at = timezone.localtime(sub.received_at).strftime("%H:%M:%S")
+        said = escape(gettext("reçu à %(time)s, dans le délai de grâce") % {"time": at})
+        grace = f'<small class="grace">{said}</small>'
+    link = history.replace(str(_TABLE), str(table))
+    return (
+        f'\n      <tr class="{css}">'
+        f'<td class="num">{table}</td><td>{escape(player.name)}</td><td class="slip">{slip}</td>'
+        f'<td class="num">{paid}</td><td>{escape(str(row.sanction))}</td><td class="reason">{reason}</td>'
+        f'<td><form method="post" action="{enter}" hx-post="{enter}" hx-sync="#live:replace" class="correct">'
+        f'{csrf}<input type="hidden" name="table_number" value="{table}">'
+        f'<input type="text" name="text" value="{value}" required autocomplete="off" spellcheck="false"'
+        f' aria-label="{label}"><button type="submit">{words["correct"]}</button></form></td>'
+        f'<td class="arrival">{grace} <a class="history-link" href="{link}" hx-get="{link}"'
+        f' hx-target="#slip-history">{words["history"]}</a></td></tr>'
+    )
+
+
+@register.simple_tag
+def ranking_rows(rows) -> SafeString:
+    """A ranking's rows (``engine.ranking.Row``): rank, name and table, total, négatif, percentage
+    (two decimals, in the language's notation), solos and warnings when there are any."""
+    if not rows:
+        return mark_safe(f'<tr><td colspan="7" class="empty">{escape(gettext("Aucun joueur."))}</td></tr>')
+    out = []
+    for row in rows:
+        percent = formats.number_format(row.percent, 2)
+        out.append(
+            f'\n    <tr><td class="num">{row.rank}</td><td>{escape(row.name)} <small>({row.table})</small></td>'
+            f'<td class="num">{row.total}</td><td class="num">{row.negatif}</td><td class="num">{percent}</td>'
+            f'<td class="num">{row.solos or ""}</td><td class="num">{row.warnings or ""}</td></tr>'
+        )
+    return mark_safe("".join(out))
