@@ -264,6 +264,11 @@ TRAINING_OPEN = env_bool("ARBITER_TRAINING_OPEN", True)
 # Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
 # process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5
+#: How long a web process keeps a room's players (names, tables) for the phones' requests: read in one
+#: query for the whole room, they change only when the arbiter edits the list (seen at once in the
+#: process that made the edit, within this window in the others).  Reading a hall of 1,500 players
+#: every half second in each web process cost a tenth of each slip in the last seconds of a round.
+ROOM_MEMO_SECONDS = 5.0
 
 LOGGING = {
     "version": 1,

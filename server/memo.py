@@ -2,8 +2,9 @@
 
 300 phones poll every 2 seconds, and when a round changes state they all ask for the new screen
 within those 2 seconds: the same current round, the same ranking key.  Each ``Recent`` memo keeps
-such a value for ``settings.POLL_MEMO_SECONDS`` (half a second), so a room costs a couple of queries
-a second instead of hundreds (scripts/loadbench.py).
+such a value for ``settings.POLL_MEMO_SECONDS`` (half a second; a room's players, which change far
+more rarely, ``ROOM_MEMO_SECONDS``), so a room costs a couple of queries a second instead of hundreds
+(scripts/loadbench.py).
 
 Nothing shown is older than that window: a save of a round, a game, a tournament, a player or a
 correction in this process forgets every memo at once (the embedded server is a single process, so
@@ -36,7 +37,9 @@ _memos: list[Recent] = []
 
 
 class Recent(Generic[T]):
-    def __init__(self) -> None:
+    def __init__(self, window: str = "POLL_MEMO_SECONDS") -> None:
+        """``window``: the setting that says how long a value is kept, in seconds."""
+        self._window = window
         self._lock = threading.Lock()
         self._values: dict[Hashable, tuple[float, T]] = {}
         # Moved by every forget: a value read from the database before a forget is not kept after it.
@@ -50,7 +53,7 @@ class Recent(Generic[T]):
         ``still_good`` says another process changed it (a pushed change names the new state)."""
         now = time.monotonic()
         hit = self._values.get(key)
-        fresh = hit is not None and now - hit[0] < settings.POLL_MEMO_SECONDS
+        fresh = hit is not None and now - hit[0] < getattr(settings, self._window)
         if fresh and (still_good is None or still_good(hit[1])):
             return hit[1]
         generation = self._generation

@@ -68,6 +68,7 @@ def _polls_read_afresh(settings):
     """The phones' polls read the round state afresh: tests move deadlines by hand (the memo has
     its own tests in test_views_player.py)."""
     settings.POLL_MEMO_SECONDS = 0
+    settings.ROOM_MEMO_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -138,7 +138,7 @@ for _model in (Round, Game):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"push-{_model._meta.label}")
 
 
-_rooms: memo.Recent[dict[int, Player]] = memo.Recent()
+_rooms: memo.Recent[dict[int, Player]] = memo.Recent("ROOM_MEMO_SECONDS")
 
 
 def _room(tournament_id: int) -> dict[int, Player]:
@@ -151,7 +151,7 @@ def _room(tournament_id: int) -> dict[int, Player]:
 
 
 def player_by_token_recent(token: str) -> Player | None:
-    """``player_by_token`` as read at most ``settings.POLL_MEMO_SECONDS`` ago: when a round changes
+    """``player_by_token`` as read at most ``settings.ROOM_MEMO_SECONDS`` ago: when a round changes
     state every phone of the room asks for its new screen at once, and the room's players are read
     in one query for all of them.  Read it, never change it."""
     ids = player_ids(token)
@@ -161,8 +161,6 @@ def player_by_token_recent(token: str) -> Player | None:
     player = _rooms.get(tournament_id, lambda: _room(tournament_id)).get(player_id)
     return player if player is not None else player_by_token(token)
 
-
-#: A token's player and tournament never change; a few tournaments' players are remembered.
 
 #: A token's player and tournament never change; a few tournaments' players are remembered.
 _player_ids: memo.Kept[tuple[int, int]] = memo.Kept(20_000)

@@ -267,7 +267,7 @@ def test_a_room_polling_within_the_memo_window_reads_nothing_from_the_database(
 ):
     """300 phones poll 150 times a second: the process remembers the token's player and the round
     state for ``POLL_MEMO_SECONDS``, so "nothing changed" costs no query."""
-    settings.POLL_MEMO_SECONDS = 60
+    settings.POLL_MEMO_SECONDS = settings.ROOM_MEMO_SECONDS = 60
     _running(game)
     signatures = [_signature(client.get(_page(p)).content.decode()) for p in players]
     for player, signature in zip(players, signatures, strict=True):
@@ -283,7 +283,7 @@ def test_a_room_polling_within_the_memo_window_reads_nothing_from_the_database(
 def test_the_memo_forgets_at_once_what_this_process_writes_and_the_rest_after_its_window(
     client, players, game, settings
 ):
-    settings.POLL_MEMO_SECONDS = 60
+    settings.POLL_MEMO_SECONDS = settings.ROOM_MEMO_SECONDS = 60
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     signature = _signature(client.get(_page(players[0])).content.decode())
     assert client.get(_status_url(players[0]), {"s": signature}, **HTMX).status_code == 204
@@ -303,7 +303,7 @@ def test_when_a_round_ends_each_phone_costs_no_query(
 ):
     """After a round every phone asks for its new screen at once: the room's players, the round, its
     slips and the ranking are read once for all of them."""
-    settings.POLL_MEMO_SECONDS = 60
+    settings.POLL_MEMO_SECONDS = settings.ROOM_MEMO_SECONDS = 60
     rnd = _running(game)
     for player in players:
         _post(client, player, rnd, _top(rnd))
@@ -322,7 +322,7 @@ def test_when_a_round_ends_each_phone_costs_no_query(
 
 
 def test_a_player_registered_after_the_room_was_read_is_found(client, players, tournament, game, settings):
-    settings.POLL_MEMO_SECONDS = 60
+    settings.POLL_MEMO_SECONDS = settings.ROOM_MEMO_SECONDS = 60
     _running(game)
     assert client.get(_status_url(players[0]), {"s": "old"}, **HTMX).status_code == 200
     # Registered by another process (bulk_create sends no signal): this process's memo still holds
@@ -330,6 +330,23 @@ def test_a_player_registered_after_the_room_was_read_is_found(client, players, t
     (late,) = Player.objects.bulk_create([Player(tournament=tournament, name="Dora", table_number=9)])
     assert room.player_by_token_recent(late.token) == late
     assert "Dora" in client.get(_status_url(late), {"s": "old"}, **HTMX).content.decode()
+
+
+def test_the_rooms_players_are_kept_longer_than_the_round_state_and_an_edit_is_seen_at_once(
+    client, players, game, settings, django_assert_num_queries
+):
+    """The round state is read again after its half second; the room's players (read in one query
+    for the room) are kept for ``ROOM_MEMO_SECONDS``, unless a player is saved in this process."""
+    settings.POLL_MEMO_SECONDS, settings.ROOM_MEMO_SECONDS = 0, 60
+    _running(game)
+    for player in players:  # the tokens and the room read once
+        assert room.player_by_token_recent(player.token) == player
+    with django_assert_num_queries(0):
+        for player in players:
+            assert room.player_by_token_recent(player.token).name == player.name
+    services.player_update(player=players[1], table_number=players[1].table_number, name="Bruno B.")
+    assert room.player_by_token_recent(players[1].token).name == "Bruno B."
+    assert "Bruno B." in client.get(_status_url(players[1]), {"s": "old"}, **HTMX).content.decode()
 
 
 def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tournament):

@@ -47,8 +47,9 @@ def submission_record(
     # the close grades what has no grade.
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
     with writing():
-        rnd = Round.objects.select_related("game__tournament").get(pk=round_id)
-        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
+        rnd = _round_for_slip(round_id)
+        existing = Submission.objects.select_for_update().filter(round=rnd, player=player)[:1]
+        existing = existing[0] if existing else None
         if request_id and existing is not None and existing.request_id == request_id:
             # The same sending retried after its answer was lost: stored once, and told so even if
             # the retry itself came after the cutoff.
@@ -69,6 +70,13 @@ def submission_record(
             existing.save(update_fields=[*fields, "revision", "request_id", "history"])
             sub = existing
     return sub
+
+
+def _round_for_slip(round_id: int) -> Round:
+    """What deciding on a slip needs of its round (its state, deadline, tournament's grace), not its
+    rack, board and tops: in the last seconds of a round every phone's slip reads it."""
+    fields = ("status", "deadline", "version", "game__tournament__grace_seconds")
+    return Round.objects.select_related("game__tournament").only(*fields).get(pk=round_id)
 
 
 def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
