@@ -673,8 +673,10 @@ class Arbiter:
 
 
 def free_port() -> int:
+    """A port free on every address: the laptop's server listens on all of them, and the previous
+    run's phones (each from its own 127.1.x.y) may leave a port taken on theirs."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("0.0.0.0", 0))
         return s.getsockname()[1]
 
 
