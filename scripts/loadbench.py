@@ -375,6 +375,7 @@ class Phone:
         self.shown_key = ""
         self.wake = asyncio.Event()  # player.js's htmx.trigger(status, "push")
         self.parts_shown: dict[str, str] = {}  # b, r: the keys of the board and the receipt shown
+        self.ask_pending = False  # player.js's pushed.timer: an ask to come after the spread
 
     @property
     def page(self) -> str:
@@ -427,7 +428,11 @@ class Phone:
                 await asyncio.wait_for(self.wake.wait(), timeout)
                 self.wake.clear()
                 await asyncio.sleep(random.uniform(0, PUSH_SPREAD_SECONDS))  # player.js: askSoon
-                return True, planned
+                self.wake.clear()  # one ask for the pushes of the spread: it takes the latest key
+                if self.ask_pending:  # not dropped by a message naming the state shown
+                    self.ask_pending = False
+                    return True, planned
+                continue
             except TimeoutError:
                 pass
             if not self.push_live or time.monotonic() - last_asked >= PUSH_SAFETY_SECONDS:
@@ -450,7 +455,8 @@ class Phone:
                     raise ConnectionError(f"push answered {status!r}")
                 COUNTS["push connections opened"] += 1
                 self.push_live = True
-                self.wake.set()  # onopen: catch up
+                self.ask_pending = True
+                self.wake.set()  # onopen: catch up, unless nginx's first message names the state shown
                 while not stop.is_set():
                     line = await conn.reader.readline()
                     if not line:
@@ -459,7 +465,10 @@ class Phone:
                     if text.startswith("data:"):
                         self.pushed_key = text[5:].strip()
                         PUSHES.append(time.time())
-                        self.wake.set()
+                        # player.js askSoon: nothing to ask when the screen shows that state already
+                        self.ask_pending = self.pushed_key != self.shown_key
+                        if self.ask_pending:
+                            self.wake.set()
                     # chunked framing (size lines) and nchan's ":" pings are skipped
             except (
                 TimeoutError,

@@ -439,7 +439,7 @@
   // A whole hall is told at once: each phone asks within this spread (the 2 s its polls were spread
   // over), not all in the same instant.
   var PUSH_SPREAD_MS = 2000;
-  var pushed = { live: false, key: "", asked: false, lastAsked: Date.now(), checks: 0 };
+  var pushed = { live: false, key: "", asked: false, lastAsked: Date.now(), checks: 0, timer: null };
 
   function shownKey() {
     var status = $("player-status");
@@ -449,6 +449,8 @@
 
   function askNow(key) {
     if (key) { pushed.key = key; pushed.checks = 0; }
+    clearTimeout(pushed.timer);
+    pushed.timer = null;
     var status = $("player-status");
     if (!status) return;
     pushed.asked = true;
@@ -458,7 +460,15 @@
   function askSoon(key) {
     // The key is the latest message's at once (messages come in order; the asks, spread, may not).
     if (key) { pushed.key = key; pushed.checks = 0; }
-    setTimeout(function () { askNow(""); }, Math.random() * PUSH_SPREAD_MS);
+    if (key && key === shownKey()) {
+      // The screen shows it already: nginx's first message on (re)connecting, when nothing was missed.
+      clearTimeout(pushed.timer);
+      pushed.timer = null;
+      return;
+    }
+    // One ask for changes that come close together (a draw, then the clock): it takes the latest key.
+    if (pushed.timer) return;
+    pushed.timer = setTimeout(function () { askNow(""); }, Math.random() * PUSH_SPREAD_MS);
   }
 
   function setLive(live) {
@@ -470,7 +480,8 @@
     var path = document.body.getAttribute("data-push");
     if (!path || !window.EventSource) return;
     var source = new EventSource(path);
-    // (Re)connected: what was pushed before is stale; nginx sends the room's last message now.
+    // (Re)connected: what was pushed before is stale; nginx sends the room's last message now (the
+    // ask is then dropped if the screen shows it; kept when nginx has none, after a restart).
     source.onopen = function () { pushed.key = ""; setLive(true); askSoon(""); };
     source.onmessage = function (event) { askSoon(event.data); };
     source.onerror = function () { setLive(false); }; // the browser reconnects by itself
