@@ -291,7 +291,8 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
     services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
     url = f"/parties/{game.pk}/etat/"
     for lang, words in (
-        ("fr", ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger", "historique")),
+        ("fr", ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger",
+                "historique")),
         ("en", ("in the grace window", "no slip", "Slip of table 3", "Correct", "history")),
     ):
         arbiter_client.cookies["django_language"] = lang

@@ -93,6 +93,14 @@ def test_the_rack_shows_a_blank_as_a_joker_tile(client, players, tournament):
     joker = re.search(r'<li class="tile joker">(.*?)</li>', html).group(1)
     assert joker == '<span aria-hidden="true">?</span><span class="sr">joker</span>'
     assert len(re.findall(r'<li class="tile">[A-Z]<sub ', html)) == 6
+    # Each tile's value said for a screen reader, in the phone's language (templatetags/racks.py).
+    said = r'<li class="tile">([A-Z])<sub aria-hidden="true">(\d+)</sub><span class="sr">, ([^<]*)<'
+    tiles = re.findall(said, html)
+    assert tiles == [("V", "4", "4 points"), ("D", "2", "2 points"), ("F", "4", "4 points"),
+                     ("I", "1", "1 point"), ("R", "1", "1 point"), ("A", "1", "1 point")]  # fmt: skip
+    english = client.get(_page(players[0]), **ENGLISH).content.decode()
+    assert '<span aria-hidden="true">?</span><span class="sr">blank</span>' in english
+    assert '<li class="tile">V<sub aria-hidden="true">4</sub><span class="sr">, 4 points</span></li>' in english
 
 
 def test_the_page_says_how_to_write_a_slip_with_a_joker_and_the_score(client, players, game, tournament):

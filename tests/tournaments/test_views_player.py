@@ -385,14 +385,16 @@ def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_
     page = client.get(_page(players[0])).content.decode()
     shown = _shown(page)
     top = rnd.tops[0]
-    slip = client.post(_submit_url(players[0]), {"slip": f"{top['ref']} {top['word']}", "round": rnd.pk}, **HTMX)
+    form = {"slip": f"{top['ref']} {top['word']}", "round": rnd.pk}
+    slip = client.post(_submit_url(players[0]), form, **HTMX)
     assert "data-fresh" in slip.content.decode()
     shown = _shown(slip.content.decode())  # the receipt and the board the answer swapped in
     unchanged = client.get(_status_url(players[0]), {"s": "other", **shown}, **HTMX).content.decode()
     assert 'id="player-status"' in unchanged
     assert 'id="player-board"' not in unchanged and 'id="player-receipt"' not in unchanged
     stale = client.get(_status_url(players[0]), {"s": "other", "b": "0" * 12, "r": shown["r"]}, **HTMX)
-    assert 'id="player-board"' in stale.content.decode() and 'id="player-receipt"' not in stale.content.decode()
+    stale = stale.content.decode()
+    assert 'id="player-board"' in stale and 'id="player-receipt"' not in stale
 
     _past_deadline(rnd)  # closed: the receipt says "received" without "until the end"; same board
     closed = client.get(_status_url(players[0]), {"s": _signature(page), **shown}, **HTMX).content.decode()

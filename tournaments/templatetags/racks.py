@@ -25,11 +25,11 @@ def player_rack(rack) -> SafeString:
 @lru_cache(maxsize=128)
 def _rack(tiles: tuple[tuple[str, int], ...], language: str) -> SafeString:
     with translation.override(language):
-        joker = escape(gettext("joker"))
+        joker = f'<span class="sr">{escape(gettext("joker"))}</span>'
         items = []
         for letter, value in tiles:
             if letter == "?":
-                items.append(f'<li class="tile joker"><span aria-hidden="true">?</span><span class="sr">{joker}</span></li>')
+                items.append(f'<li class="tile joker"><span aria-hidden="true">?</span>{joker}</li>')
                 continue
             points = escape(ngettext("%(counter)s point", "%(counter)s points", value) % {"counter": value})
             items.append(

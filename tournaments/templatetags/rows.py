@@ -83,8 +83,10 @@ def ranking_rows(rows) -> SafeString:
     for row in rows:
         percent = formats.number_format(row.percent, 2)
         out.append(
-            f'\n    <tr><td class="num">{row.rank}</td><td>{escape(row.name)} <small>({row.table})</small></td>'
-            f'<td class="num">{row.total}</td><td class="num">{row.negatif}</td><td class="num">{percent}</td>'
-            f'<td class="num">{row.solos or ""}</td><td class="num">{row.warnings or ""}</td></tr>'
+            f'\n    <tr><td class="num">{row.rank}</td>'
+            f'<td>{escape(row.name)} <small>({row.table})</small></td>'
+            f'<td class="num">{row.total}</td><td class="num">{row.negatif}</td>'
+            f'<td class="num">{percent}</td><td class="num">{row.solos or ""}</td>'
+            f'<td class="num">{row.warnings or ""}</td></tr>'
         )
     return mark_safe("".join(out))
