@@ -26,7 +26,8 @@ def slip_rows(context, rows, rnd) -> SafeString:
     token = escape(get_token(context.request)) if context.get("request") is not None else ""
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
     enter = escape(reverse("tournaments:slip_enter", args=[rnd.pk]))
-    history = escape(reverse("tournaments:slip_history", args=[rnd.pk, _TABLE]))
+    # The history link's address around its table number (the last number in it).
+    history = tuple(escape(reverse("tournaments:slip_history", args=[rnd.pk, _TABLE])).rsplit(str(_TABLE), 1))
     english = translation.get_language() == "en"
     words = {
         "by_arbiter": escape(gettext("saisi par l’arbitre")),
@@ -40,7 +41,7 @@ def slip_rows(context, rows, rnd) -> SafeString:
     return mark_safe("".join(out))
 
 
-def _row(row, csrf: str, enter: str, history: str, english: bool, words: dict) -> str:
+def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, words: dict) -> str:
     sub, player = row.submission, row.player
     table = player.table_number
     if sub is None:
@@ -59,7 +60,7 @@ def _row(row, csrf: str, enter: str, history: str, english: bool, words: dict) -
         at = timezone.localtime(sub.received_at).strftime("%H:%M:%S")
         said = escape(gettext("reçu à %(time)s, dans le délai de grâce") % {"time": at})
         grace = f'<small class="grace">{said}</small>'
-    link = history.replace(str(_TABLE), str(table))
+    link = f"{history[0]}{table}{history[1]}"
     return (
         f'\n      <tr class="{css}">'
         f'<td class="num">{table}</td><td>{escape(player.name)}</td><td class="slip">{slip}</td>'
