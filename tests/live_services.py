@@ -44,8 +44,10 @@ def wait_for(predicate, seconds: float = 60.0) -> bool:
 
 
 def free_port() -> int:
+    """A port free on every address: the laptop's server listens on all of them (``manage.py
+    serve``), and a port taken on one loopback address only would not be free for it."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("0.0.0.0", 0))
         return s.getsockname()[1]
 
 

@@ -82,16 +82,21 @@ def current_round_recent(tournament_id: int, pushed: str = "") -> Round | None:
     return _rounds.get(tournament_id, lambda: current_round(tournament_id), still_good)
 
 
-_round_slips: memo.Recent[dict[int, Submission]] = memo.Recent()
+#: An ended round's slips under its (id, version): a few rooms' last rounds.
+_round_slips: memo.Kept[dict[int, Submission]] = memo.Kept(64)
 
 
 def round_slips_recent(rnd: Round) -> dict[int, Submission]:
-    """An ended round's slips by player, read once for the whole room when every phone asks for its
-    results at once.  Remembered under the round's version: whatever changes a slip once the round
-    is over (a correction, a paper slip, a slip handled after the close) moves it."""
-    return _round_slips.get(
-        (rnd.pk, rnd.version), lambda: {s.player_id: s for s in Submission.objects.filter(round_id=rnd.pk)}
-    )
+    """An ended round's slips by player, read once by each process for the whole room when every
+    phone asks for its results at once.  Kept under the round's version, which names them: the close
+    grades them in the transaction that moves it, and whatever changes a slip once the round is
+    over (a correction, a paper slip, a slip handled after the close) moves it again."""
+    key = (rnd.pk, rnd.version)
+    slips = _round_slips.get(key)
+    if slips is None:
+        slips = {s.player_id: s for s in Submission.objects.filter(round_id=rnd.pk).defer("history")}
+        _round_slips.put(key, slips)
+    return slips
 
 
 #: What ``selectors.round_key`` writes.

@@ -17,7 +17,10 @@ import sys
 import threading
 from pathlib import Path
 
+from tests.live_services import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["Laptop", "Relay", "free_port", "laptop_game"]
 
 
 def laptop_game(club, arbiter, record: bytes, rounds: int):
@@ -105,12 +108,6 @@ class _Pipe(socketserver.BaseRequestHandler):
         pump(self.request, upstream)
         back.join(10)
         upstream.close()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Laptop:
