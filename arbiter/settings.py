@@ -269,6 +269,9 @@ POLL_MEMO_SECONDS = 0.5
 #: process that made the edit, within this window in the others).  Reading a hall of 1,500 players
 #: every half second in each web process cost a tenth of each slip in the last seconds of a round.
 ROOM_MEMO_SECONDS = 5.0
+#: How long a web process shows the same standings on a simultaneous's public page (its readers
+#: refresh it; the organiser's own page is always worked out afresh).
+PUBLIC_RESULTS_SECONDS = 5.0
 
 LOGGING = {
     "version": 1,

@@ -112,7 +112,7 @@ def event_public(request, key: str):
     if event is None:
         raise Http404
     lang = interface_language()
-    standing = reads.event_standing(event, lang)
+    standing = reads.event_standing_recent(event, lang)
     series, category = request.GET.get("serie", "")[:4], request.GET.get("categorie", "")[:40]
     rows = [
         row for row in standing.rows

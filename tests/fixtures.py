@@ -69,6 +69,7 @@ def _polls_read_afresh(settings):
     its own tests in test_views_player.py)."""
     settings.POLL_MEMO_SECONDS = 0
     settings.ROOM_MEMO_SECONDS = 0
+    settings.PUBLIC_RESULTS_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -113,7 +114,7 @@ def test_a_live_event_gives_each_centre_the_leads_racks_and_tops_as_they_are_pla
 
 
 def test_the_public_page_ranks_every_centres_players_without_login_and_from_the_cache(
-    client, db, django_assert_max_num_queries
+    client, db, django_assert_max_num_queries, settings
 ):
     a, arbiter_a = _club("Vichy")
     b, arbiter_b = _club("Moulins")
@@ -142,6 +143,16 @@ def test_the_public_page_ranks_every_centres_players_without_login_and_from_the_
     with django_assert_max_num_queries(12):  # the event, its centres, each centre's change key
         again = client.get(f"/simultane/{event.public_key}/").content.decode()
     assert again.count("Alice") == html.count("Alice")
+    # Each row (templatetags/event_rows.py): rank, name, club, series with its rank, total, percentage.
+    assert re.search(r"<tr><td>1</td><td>Alice</td><td>Vichy</td><td>2 \(1\)</td><td>[^<]*</td>"
+                     r"<td>\d+</td><td>100,00</td></tr>", html), html  # fmt: skip
+    assert html.count("<td>Alice</td><td>Vichy</td>") == 2  # overall, and in her centre's table
+    # Readers refreshing the page: worked out once per PUBLIC_RESULTS_SECONDS by each process.
+    settings.PUBLIC_RESULTS_SECONDS = 60
+    client.get(f"/simultane/{event.public_key}/")
+    with django_assert_max_num_queries(2):  # the event and its organiser
+        kept = client.get(f"/simultane/{event.public_key}/").content.decode()
+    assert kept.count("Alice") == html.count("Alice")
     assert "Série 2" in html and client.get(f"/simultane/{event.public_key}/?serie=9").status_code == 200
     assert client.get("/simultane/pas-une-cle/").status_code == 404
 
