@@ -5,6 +5,7 @@ dispute, solos only where they count, and the projector's top."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -278,6 +279,19 @@ def test_a_slip_accepted_in_the_grace_window_is_marked_with_its_arrival(game, pl
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
     rows = {row.player.pk: row.in_grace for row in selectors.round_slips(Round.objects.get(pk=rnd.pk))}
     assert rows == {players[0].pk: True, players[1].pk: False, players[2].pk: False}
+
+
+def test_while_a_round_runs_the_game_screen_links_the_tables_not_heard_from(game, players, arbiter_client):
+    rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
+    page = arbiter_client.get(f"/parties/{game.pk}/etat/", HTTP_HX_REQUEST="true").content.decode()
+    missing = re.search(r'<p class="missing-tables">(.*?)</p>', page).group(1)
+    link = r'<a href="([^"]+)" hx-get="([^"]+)" hx-target="#slip-history">table (\d+)</a>'
+    links = re.findall(link, missing)
+    assert [(href, table) for href, _get, table in links] == [
+        (f"/coups/{rnd.pk}/historique/{table}/", str(table)) for table in (2, 3)
+    ]
+    assert all(href == get for href, get, _table in links) and missing.count(", ") == 1
 
 
 def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_history(

@@ -26,8 +26,7 @@ def slip_rows(context, rows, rnd) -> SafeString:
     token = escape(get_token(context.request)) if context.get("request") is not None else ""
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
     enter = escape(reverse("tournaments:slip_enter", args=[rnd.pk]))
-    # The history link's address around its table number (the last number in it).
-    history = tuple(escape(reverse("tournaments:slip_history", args=[rnd.pk, _TABLE])).rsplit(str(_TABLE), 1))
+    history = _history_address(rnd)
     english = translation.get_language() == "en"
     words = {
         "by_arbiter": escape(gettext("saisi par l’arbitre")),
@@ -39,6 +38,26 @@ def slip_rows(context, rows, rnd) -> SafeString:
     for row in rows:
         out.append(_row(row, csrf, enter, history, english, words))
     return mark_safe("".join(out))
+
+
+def _history_address(rnd) -> tuple[str, str]:
+    """A slip's history link's address around its table number (the last number in it)."""
+    address = escape(reverse("tournaments:slip_history", args=[rnd.pk, _TABLE]))
+    head, tail = address.rsplit(str(_TABLE), 1)
+    return head, tail
+
+
+@register.simple_tag
+def missing_tables(tables, rnd) -> SafeString:
+    """The tables whose slip has not come yet, each a link to its slip's history: while a round
+    runs the arbiter's screen redraws every second, and a hall of 1,500 starts with 1,500 of them."""
+    head, tail = _history_address(rnd)
+    word = escape(gettext("table"))
+    links = []
+    for table in tables:
+        address = f"{head}{table}{tail}"
+        links.append(f'<a href="{address}" hx-get="{address}" hx-target="#slip-history">{word} {table}</a>')
+    return mark_safe(", ".join(links))
 
 
 def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, words: dict) -> str:
