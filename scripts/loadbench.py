@@ -1012,6 +1012,17 @@ async def play_round(arbiter: Arbiter, game_id: int, number: int, phones: list[P
     return result
 
 
+async def play_rounds(arbiter: Arbiter, game_id: int, phones: list[Phone], players: dict, args) -> list:
+    """The room's rounds one after the other, each checked against the database."""
+    results = []
+    for number in range(1, args.rounds + 1):
+        result = await play_round(arbiter, game_id, number, phones, args)
+        result.checks = check_round(result, phones, players)
+        results.append(result)
+        await asyncio.sleep(args.pause)
+    return results
+
+
 def check_round(result: RoundResult, phones: list[Phone], players: dict[str, int]) -> dict:
     """The database after the round: every player's row is the last slip the server accepted.  A slip
     sent after it whose answer never came (and was not accepted when sent again) may be there too."""
@@ -1076,12 +1087,7 @@ async def session(args, port: int) -> list[RoundResult]:
         print("  some phones could not join", flush=True)
     print(f"  {sum(p.joined for p in phones)} phones joined", flush=True)
     await asyncio.sleep(3)
-    results = []
-    for number in range(1, args.rounds + 1):
-        result = await play_round(arbiter, game_id, number, phones, args)
-        result.checks = check_round(result, phones, players)
-        results.append(result)
-        await asyncio.sleep(args.pause)
+    results = await play_rounds(arbiter, game_id, phones, players, args)
     stop.set()
     await asyncio.wait(tasks, timeout=70)
     if args.profile or args.timings:
@@ -1169,13 +1175,9 @@ async def session_centres(args, port: int) -> list[RoundResult]:
 
     async def centre_plays(n: int, arbiter: Arbiter, game_id: int, phones: list[Phone], players: dict):
         await asyncio.sleep(n * args.centre_stagger)  # each centre at its own pace
-        results = []
-        for number in range(1, args.rounds + 1):
-            result = await play_round(arbiter, game_id, number, phones, args)
-            result.checks = check_round(result, phones, players)
+        results = await play_rounds(arbiter, game_id, phones, players, args)
+        for result in results:
             result.players, result.centre = len(phones), n + 1
-            results.append(result)
-            await asyncio.sleep(args.pause)
         return results
 
     played = await asyncio.gather(*(centre_plays(n, *centre) for n, centre in enumerate(centres)))

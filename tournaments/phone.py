@@ -21,7 +21,7 @@ from engine.ranking import rounded
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
-from tournaments.room import current_round_recent, round_slips_recent
+from tournaments.room import current_round_recent, round_slips_kept
 from tournaments.selectors import round_key
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
@@ -128,7 +128,7 @@ class Screen:
         board share one drawing: ``views.player._board_html``)."""
         return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles)
 
-    @property
+    @functools.cached_property
     def board_key(self) -> str:
         """What the board shows, in a few characters: the phone sends back the key of the board it
         shows (``player.js``) and is sent the board again only when it changed (a slip, the top
@@ -137,7 +137,7 @@ class Screen:
         slip = (sub.ref, sub.word) if sub is not None and self.preview is not None else None
         return _key(self.board, slip, self.last_tiles, get_language())
 
-    @property
+    @functools.cached_property
     def receipt_key(self) -> str:
         """What the receipt shows, in a few characters (as ``board_key``)."""
         sub = self.submission
@@ -235,7 +235,7 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
     if submission is not None and rnd is not None and submission.round_id == rnd.pk:
         sub = submission
     elif phase in (Phase.CLOSED, Phase.ENDED):
-        sub = round_slips_recent(rnd).get(player.pk)  # the whole room asks at once: one query
+        sub = round_slips_kept(rnd).get(player.pk)  # the whole room asks at once: one query
     else:
         sub = player_submission(player, rnd)
     remaining = None

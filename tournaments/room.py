@@ -86,7 +86,7 @@ def current_round_recent(tournament_id: int, pushed: str = "") -> Round | None:
 _round_slips: memo.Kept[dict[int, Submission]] = memo.Kept(64)
 
 
-def round_slips_recent(rnd: Round) -> dict[int, Submission]:
+def round_slips_kept(rnd: Round) -> dict[int, Submission]:
     """An ended round's slips by player, read once by each process for the whole room when every
     phone asks for its results at once.  Kept under the round's version, which names them: the close
     grades them in the transaction that moves it, and whatever changes a slip once the round is

@@ -20,8 +20,8 @@ from playwright.sync_api import Page, expect
 from clubs.models import Club, Member, Role
 from simultaneous.models import Centre, Event, Upload
 from tests.e2e.browser import orm as _orm
-from tests.live_services import wait_for
-from tests.simultaneous.laptop import Laptop, Relay, free_port
+from tests.live_services import free_port, wait_for
+from tests.simultaneous.laptop import Laptop, Relay
 from tournaments import services
 from tournaments.models import Player, Round
 

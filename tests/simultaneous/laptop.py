@@ -20,7 +20,6 @@ from pathlib import Path
 from tests.live_services import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-__all__ = ["Laptop", "Relay", "free_port", "laptop_game"]
 
 
 def laptop_game(club, arbiter, record: bytes, rounds: int):

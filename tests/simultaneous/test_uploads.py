@@ -27,8 +27,8 @@ from results.models import Outbox
 from server.background import run_chores
 from simultaneous import services as events
 from simultaneous.models import Event, Upload
-from tests.live_services import wait_for
-from tests.simultaneous.laptop import Laptop, Relay, free_port, laptop_game
+from tests.live_services import free_port, wait_for
+from tests.simultaneous.laptop import Laptop, Relay, laptop_game
 from tournaments import services
 
 pytestmark = pytest.mark.clubs

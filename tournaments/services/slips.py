@@ -48,8 +48,7 @@ def submission_record(
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
     with writing():
         rnd = _round_for_slip(round_id)
-        existing = Submission.objects.select_for_update().filter(round=rnd, player=player)[:1]
-        existing = existing[0] if existing else None
+        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
         if request_id and existing is not None and existing.request_id == request_id:
             # The same sending retried after its answer was lost: stored once, and told so even if
             # the retry itself came after the cutoff.
@@ -123,7 +122,7 @@ def _check_open(rnd: Round, player: Player, now) -> bool:
 def _reopen_for(rnd: Round) -> Round:
     """The round closed while this slip, sent in time (and graded already, ``_grade_early``), waited:
     move the round's version, so the phones, the screens and the rankings take it in."""
-    rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=rnd.pk)
+    rnd = Round.objects.select_for_update().only("version", "game_id").get(pk=rnd.pk)
     rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
     rnd.save(update_fields=["version"])
     return rnd

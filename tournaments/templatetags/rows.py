@@ -51,13 +51,16 @@ def _history_address(rnd) -> tuple[str, str]:
 def missing_tables(tables, rnd) -> SafeString:
     """The tables whose slip has not come yet, each a link to its slip's history: while a round
     runs the arbiter's screen redraws every second, and a hall of 1,500 starts with 1,500 of them."""
-    head, tail = _history_address(rnd)
+    history = _history_address(rnd)
     word = escape(gettext("table"))
-    links = []
-    for table in tables:
-        address = f"{head}{table}{tail}"
-        links.append(f'<a href="{address}" hx-get="{address}" hx-target="#slip-history">{word} {table}</a>')
-    return mark_safe(", ".join(links))
+    return mark_safe(", ".join(_history_link(history, table, f"{word} {table}") for table in tables))
+
+
+def _history_link(history: tuple[str, str], table: int, text: str, css_class: str = "") -> str:
+    """The link that opens the slip's history of ``table`` beside the table (``_history_address``)."""
+    address = f"{history[0]}{table}{history[1]}"
+    css = f' class="{css_class}"' if css_class else ""
+    return f'<a{css} href="{address}" hx-get="{address}" hx-target="#slip-history">{text}</a>'
 
 
 def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, words: dict) -> str:
@@ -79,7 +82,7 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
         at = timezone.localtime(sub.received_at).strftime("%H:%M:%S")
         said = escape(gettext("reçu à %(time)s, dans le délai de grâce") % {"time": at})
         grace = f'<small class="grace">{said}</small>'
-    link = f"{history[0]}{table}{history[1]}"
+    link = _history_link(history, table, words["history"], "history-link")
     return (
         f'\n      <tr class="{css}">'
         f'<td class="num">{table}</td><td>{escape(player.name)}</td><td class="slip">{slip}</td>'
@@ -88,8 +91,7 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
         f'{csrf}<input type="hidden" name="table_number" value="{table}">'
         f'<input type="text" name="text" value="{value}" required autocomplete="off" spellcheck="false"'
         f' aria-label="{label}"><button type="submit">{words["correct"]}</button></form></td>'
-        f'<td class="arrival">{grace} <a class="history-link" href="{link}" hx-get="{link}"'
-        f' hx-target="#slip-history">{words["history"]}</a></td></tr>'
+        f'<td class="arrival">{grace} {link}</td></tr>'
     )
 
 

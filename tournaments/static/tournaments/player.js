@@ -447,10 +447,14 @@
     return url ? new URL(url, location.href).searchParams.get("s") : null;
   }
 
-  function askNow(key) {
-    if (key) { pushed.key = key; pushed.checks = 0; }
+  function cancelAsk() {
     clearTimeout(pushed.timer);
     pushed.timer = null;
+  }
+
+  function askNow(key) {
+    if (key) { pushed.key = key; pushed.checks = 0; }
+    cancelAsk();
     var status = $("player-status");
     if (!status) return;
     pushed.asked = true;
@@ -462,8 +466,7 @@
     if (key) { pushed.key = key; pushed.checks = 0; }
     if (key && key === shownKey()) {
       // The screen shows it already: nginx's first message on (re)connecting, when nothing was missed.
-      clearTimeout(pushed.timer);
-      pushed.timer = null;
+      cancelAsk();
       return;
     }
     // One ask for changes that come close together (a draw, then the clock): it takes the latest key.
