@@ -47,13 +47,19 @@ def slip_text(typed: str, claimed: str = "", *, fisf: bool) -> str:
     """The slip as the engine reads it (§1.3), from what the phone sent: every letter in upper case
     whatever the keyboard typed, a letter followed by ``?`` played with the joker (in lower case),
     the claimed score (FISF grading) from its own field: ``h4 jointa?`` and ``34`` give
-    ``H4 JOINTa 34``.  The arbiter's paper slips keep the record's notation (lower case)."""
+    ``H4 JOINTa 34``.  The arbiter's paper slips and corrections are read the same way (issue 23)."""
     text = unicodedata.normalize("NFC", typed).upper().strip()
     text = _JOKER_MARK.sub(lambda found: found.group(1).lower(), text)
     claimed = claimed.strip()
     if fisf and claimed:
         text = f"{text} {claimed}"
     return text
+
+
+def typed_slip(text: str) -> str:
+    """A slip in the record's notation written back as it is typed (``slip_text`` reads it back the
+    same): ``H4 JOINTa 34`` gives ``H4 JOINTA? 34``, for a correction field filled with the slip."""
+    return "".join(f"{char.upper()}?" if char.islower() else char for char in text)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Issue 11, the phone without traps: a keyboard typing lower case never plays jokers; a joker is
 marked deliberately (``?`` after its letter, or a tap that writes it); the receipt shows the slip as
 understood with its joker; the rack shows a joker as a joker; how to write a slip is on the page;
-the language switch sits at the foot of the page.  The arbiter's paper slips keep lower case."""
+the language switch sits at the foot of the page.  The arbiter's paper slips read the same (issue 23)."""
 
 from __future__ import annotations
 
@@ -129,11 +129,11 @@ def test_the_language_switch_sits_after_the_screen_and_the_keep_awake_fallback_i
     assert html.index("NoSleep.min.js") < html.index("tournaments/player.js")
 
 
-def test_the_arbiters_paper_slip_keeps_lower_case_as_the_joker(arbiter_client, players, game):
+def test_the_arbiters_paper_slip_reads_lower_case_as_letters_like_the_phone(arbiter_client, players, game):
     rnd = _running(game)
     services.round_close(round_id=rnd.pk)
     url = reverse("tournaments:slip_enter", args=[rnd.pk])
     arbiter_client.post(
         url, {"table_number": players[1].table_number, "text": "H8 ABc 12", "paper": "1"}, **HTMX
     )
-    assert Submission.objects.get(player=players[1]).word == "ABc"
+    assert Submission.objects.get(player=players[1]).word == "ABC"  # issue 23: test_paper_slips.py

@@ -14,6 +14,8 @@ from django.utils import formats, timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from tournaments.phone import typed_slip
+
 register = template.Library()
 
 #: A table number that no room has, put in the history link's address and replaced by each row's.
@@ -47,6 +49,18 @@ def _history_address(rnd) -> tuple[str, str]:
     return head, tail
 
 
+@register.filter
+def jokers_marked(text: str) -> SafeString:
+    """A slip in the record's notation with each joker (a lower-case letter) marked, so that the
+    arbiter sees at a glance how a slip was read: ``H4 CABLoT 26``, the ``o`` marked."""
+    text = str(text)
+    if not any(char.islower() for char in text):
+        return mark_safe(escape(text))
+    joker = f'<mark class="joker" title="{escape(gettext("joker"))}">'
+    marked = (f"{joker}{char}</mark>" if char.islower() else escape(char) for char in text)
+    return mark_safe("".join(marked))
+
+
 @register.simple_tag
 def missing_tables(tables, rnd) -> SafeString:
     """The tables whose slip has not come yet, each a link to its slip's history: while a round
@@ -70,8 +84,10 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
         css, slip, paid, reason, value = "missing", f"<em>{words['none']}</em>", "0", "", ""
     else:
         css = "zero" if sub.sanction == "zero" else "sanctioned" if sub.sanction != "none" else ""
-        value = escape(sub.slip_text())
-        slip = value
+        text = sub.slip_text()
+        # Corrected as typed (``H4 JOINTA? 34``): the field is read back as the phone reads it.
+        value = escape(typed_slip(text))
+        slip = jokers_marked(text)
         if sub.entered_by_id:
             slip += f' <small title="{words["by_arbiter"]}">✎</small>'
         paid = str(sub.paid)

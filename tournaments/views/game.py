@@ -56,9 +56,10 @@ def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str =
     }
 
 
-def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
+def _game_response(request, game_id: int, *, error: str = "", focus: str = "", read: dict | None = None):
     game, rnd = live(game_id)
     context = _screen_context(game, rnd, error, focus)
+    context["read"] = read
     context["deputy"] = not may_arbitrate(request.user, game.tournament)
     if request.htmx:
         return render(request, "tournaments/partials/_round.html", context)
@@ -152,20 +153,25 @@ def slip_enter(request, pk: int):
     """A paper slip typed by keyboard, or a graded slip corrected in place."""
     form = SlipForm(request.POST)
     focus = "paper" if request.POST.get("paper") else ""
+    rnd = get_object_or_404(Round, pk=pk)
     if not form.is_valid():
-        rnd = get_object_or_404(Round, pk=pk)
         return _after_action(request, rnd.game_id, _form_errors(form), focus)
-    return _round_action(
-        request,
-        pk,
-        lambda rnd: services.submission_enter(
-            round_id=rnd.pk,
-            table_number=form.cleaned_data["table_number"],
-            text=form.cleaned_data["text"],
+    try:
+        sub = services.submission_enter(
+            round_id=rnd.pk, table_number=form.cleaned_data["table_number"], text=form.cleaned_data["text"],
             user=request.user,
-        ),
-        focus,
-    )
+        )
+    except ServiceError as error:
+        return _after_action(request, rnd.game_id, error.text(), focus)
+    # Stored at Enter, and said at once how it was read, beside the field, with the undo below it
+    # (issue 23): a fast typist glances at the line instead of confirming each slip.
+    english = interface_language() == "en"
+    read = {"table": form.cleaned_data["table_number"], "slip": sub.slip_text(), "paid": sub.paid}
+    read["why"] = (sub.message_en if english else sub.message) if sub.sanction not in ("", "none") else ""
+    if not request.htmx:
+        messages.success(request, _("Table %(table)s : lu %(slip)s, payé %(paid)s.") % read)
+        return redirect("tournaments:game_detail", pk=rnd.game_id)
+    return _game_response(request, rnd.game_id, focus=focus, read=read)
 
 
 @for_deputy("round")
