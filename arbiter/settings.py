@@ -171,13 +171,17 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-#: Wrong passwords before a lock, per client address and per account (every login page: the site's
-#: and the admin's), and how long the lock lasts; a good password resets the count.
+#: Wrong passwords before a lock of one account from one client address (every login page: the
+#: site's and the admin's; a stranger never locks the arbiter's own laptop out), and how long a lock
+#: lasts; a good password resets the count.  Besides, LOGIN_FAILURES_PER_ADDRESS wrong passwords
+#: from one address, whatever the accounts, lock that address (server/logins.py).
 AXES_FAILURE_LIMIT = int(env_str("ARBITER_LOGIN_FAILURES", "5"))
+LOGIN_FAILURES_PER_ADDRESS = int(env_str("ARBITER_LOGIN_FAILURES_PER_ADDRESS", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("ARBITER_LOGIN_LOCK_MINUTES", "5")))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "server.logins.LoginHandler"
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "server.ratelimit.client_address"
+AXES_CLIENT_IP_CALLABLE = "server.addresses.client_address"
 AXES_LOCKOUT_CALLABLE = "server.answers.login_locked"
 AXES_VERBOSE = False
 LOGIN_URL = "login"
@@ -216,18 +220,37 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
-#: Unknown join links a client address may ask for in a minute before it is answered 429.
+    # Training's games and best placements (training/worker.py), shared by every web process.
+    CACHES["training"] = {**CACHES["default"], "KEY_PREFIX": "arbiter-training"}
+else:
+    # Training's games apart from the room's cache, and bounded: strangers' games never push out the
+    # room's rankings or its counters (training/worker.py).
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "training": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "training",
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        },
+    }
+#: Unknown join links a client address may ask for in a minute before it is answered 429 (a link that
+#: names a player is always served: server/ratelimit.py).
 TOKEN_GUESSES_PER_MINUTE = int(env_str("ARBITER_TOKEN_GUESSES_PER_MINUTE", "30"))
-#: The header a trusted reverse proxy sets to the client's address (e.g. X-Real-IP); empty: REMOTE_ADDR.
+#: The header a trusted reverse proxy sets to the client's address (e.g. X-Real-IP, X-Forwarded-For),
+#: believed only from TRUSTED_PROXIES (server/addresses.py); empty: REMOTE_ADDR.
 CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER")
-#: The reverse proxies (their addresses as the web process sees them) whose X-Request-Start stamp
-#: decides when a slip arrived (server/arrival.py); empty: no header is believed.
+#: The reverse proxies (their addresses as the web process sees them, or CIDR ranges: 10.0.0.0/8)
+#: whose headers are believed: X-Request-Start, when a slip arrived (server/arrival.py), and
+#: CLIENT_IP_HEADER; empty: no header is believed.
 TRUSTED_PROXIES = frozenset(env_list("ARBITER_TRUSTED_PROXIES", []))
 #: Push instead of polling (server/push.py): where the web and worker processes publish a room's
 #: changes (nginx's nchan publisher, deploy/nginx.conf), and the path the phones listen on.  Empty:
 #: the phones poll every 2 s (the laptop default).
 PUSH_PUBLISH_URL = env_str("ARBITER_PUSH_PUBLISH_URL")
 PUSH_LISTEN_PATH = env_str("ARBITER_PUSH_LISTEN_PATH", "/push/")
+#: The results outbox (results/outbox.py) sends only to public addresses; the project's own tests,
+#: whose federation server runs on loopback, turn this on.  Never in production.
+OUTBOX_ALLOW_PRIVATE = env_bool("ARBITER_OUTBOX_ALLOW_PRIVATE", False)
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 # Without a broker, tasks run in the process that queues them (the laptop default).
@@ -261,6 +284,12 @@ PRINTOUTS_IN_THREAD = env_bool("ARBITER_PRINTOUTS_IN_THREAD", True)
 # Training alone (/entrainement/): open to anyone who reaches the server (the laptop's default, on
 # the club's Wi-Fi), or with ARBITER_TRAINING_OPEN=false to the club's accounts only.
 TRAINING_OPEN = env_bool("ARBITER_TRAINING_OPEN", True)
+#: New training games one client (its account, or else its address) may start in a minute; one more
+#: is answered 429 with Retry-After.  Each costs the worker up to a second of CPU.
+TRAINING_GAMES_PER_MINUTE = int(env_str("ARBITER_TRAINING_GAMES_PER_MINUTE", "4"))
+#: Training's searches in a low-priority worker process of each web process (training/worker.py);
+#: off, in the request's own thread.
+TRAINING_WORKER = env_bool("ARBITER_TRAINING_WORKER", True)
 # Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
 # process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5

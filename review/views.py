@@ -16,7 +16,7 @@ from server.language import interface_language
 from server.writes import ServiceError
 from tournaments.access import for_arbiter
 from tournaments.models import Game, Player
-from tournaments.views.player import token_guard, unknown_token
+from tournaments.views.player import unknown_token
 
 
 def _player_game(token: str, game_pk: int) -> tuple[Player | None, Game | None]:
@@ -88,11 +88,10 @@ def _page(request, game: Game, *, player: Player | None, number: int | None, arb
 
 
 @require_GET
-@token_guard
 def player_review(request, token: str, game: int, number: int | None = None):
     player, found = _player_game(token, game)
     if player is None:
-        return unknown_token(request)
+        return unknown_token(request, token)
     return _page(request, found, player=player, number=number, arbiter=False, base={"token": token})
 
 

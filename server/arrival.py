@@ -31,6 +31,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from server import addresses
+
 logger = logging.getLogger(__name__)
 
 #: The WSGI environ key of the arrival time (seconds since the epoch); a client cannot set it (its
@@ -71,8 +73,8 @@ def received_at(request) -> datetime:
 
 def proxy_stamp(meta) -> float | None:
     """The arrival time the trusted proxy wrote, if this request comes from it; None otherwise (a
-    header sent by a phone, or by anything not listed in ``settings.TRUSTED_PROXIES``)."""
-    if not settings.TRUSTED_PROXIES or meta.get("REMOTE_ADDR") not in settings.TRUSTED_PROXIES:
+    header sent by a phone, or by anything not in ``settings.TRUSTED_PROXIES``: ``server.addresses``)."""
+    if not addresses.trusted_proxy(meta):
         return None
     found = _PROXY_STAMP.fullmatch(str(meta.get(PROXY_HEADER, "")).strip())
     if found is None:

@@ -1,49 +1,34 @@
 """A brake on guessing join links: a client address that asks for more than
-``settings.TOKEN_GUESSES_PER_MINUTE`` unknown tokens within a minute is answered 429 for a minute.
+``settings.TOKEN_GUESSES_PER_MINUTE`` unknown tokens within a minute is answered 429 instead of 404
+for the rest of that minute.
 
-Tokens carry 192 random bits, so guessing one is hopeless anyway; the brake keeps a scanner from
-loading the server and makes a correct guess impossible to tell from a refused one: while an address
-is over its limit it is refused every token except the one its own session already opened (the
-phone of a player in the room keeps working).  The counters live in Django's cache: in memory for
-the embedded one-process server, in Redis (shared by every process) when ``REDIS_URL`` is set."""
+Only unknown tokens are counted and refused: a token that names a player is always served, whatever
+its address guessed before.  A whole hall may reach the server through one address (a club behind one
+Internet connection, a phone left polling a deleted player's link): its players' phones keep working,
+and only a wrong link is told to wait.  Tokens carry 192 random bits, so guessing one is hopeless
+anyway; the brake keeps a scanner from loading the server.  Every unknown token gets the same
+answer (404, or 429 once over), at the cost of one indexed query and one counter.  The counters live
+in Django's cache: in memory for the embedded one-process server, in Redis (shared by every process)
+when ``REDIS_URL`` is set; the address is ``server.addresses.client_address``."""
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
+
+from server.addresses import client_address
 
 WINDOW_SECONDS = 60
 logger = logging.getLogger(__name__)
 
 
-def client_address(request) -> str:
-    """The client's address: ``REMOTE_ADDR``, or the rightmost entry of the header a trusted reverse
-    proxy sets (``settings.CLIENT_IP_HEADER``, e.g. ``X-Real-IP``): entries on its left came from the
-    client and could be forged."""
-    header = settings.CLIENT_IP_HEADER
-    if header:
-        forwarded = request.META.get("HTTP_" + header.upper().replace("-", "_"), "")
-        address = forwarded.rsplit(",", 1)[-1].strip()
-        if address:
-            return address
-    return request.META.get("REMOTE_ADDR", "")
-
-
 def _key(request) -> str:
-    # Hashed: a proxy's header may hold anything, and a cache key must be short plain ASCII.
+    # Hashed: a cache key short and plain ASCII whatever the address (IPv6 ones are long).
     digest = hashlib.sha256(client_address(request).encode("utf-8", "replace")).hexdigest()
     return f"token-guesses:{digest[:32]}"
-
-
-def over_limit(request) -> bool:
-    try:
-        return cache.get(_key(request), 0) > settings.TOKEN_GUESSES_PER_MINUTE
-    except Exception:
-        return _cache_down()
 
 
 def count_unknown(request) -> bool:
@@ -66,20 +51,3 @@ def _cache_down() -> bool:
     playing, and a guess stays hopeless without it."""
     logger.warning("join-link guess counter unavailable: not limiting", exc_info=True)
     return False
-
-
-def guard_token(session_key: str, refuse):
-    """For a view taking ``token``: a client over its limit is refused (``refuse(request)``, the 429
-    page) any token but its session's."""
-
-    def decorate(view):
-        @wraps(view)
-        def guarded(request, token: str, *args, **kwargs):
-            # The cache first: the session costs a query, and the 2-second poll must stay cheap.
-            if over_limit(request) and token != request.session.get(session_key):
-                return refuse(request)
-            return view(request, token, *args, **kwargs)
-
-        return guarded
-
-    return decorate

@@ -13,6 +13,7 @@ import uuid
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.messages import Message
@@ -39,15 +40,34 @@ def _too_many(request):
     return response
 
 
-def _unknown(request):
+def _unknown(request, token: str = ""):
+    if token and room.player_removed(token):
+        return _removed(request, token)
     if ratelimit.count_unknown(request):
         return _too_many(request)
     return render(request, "tournaments/player_unknown.html", status=404)
 
 
-_guarded = ratelimit.guard_token(SESSION_KEY, _too_many)
+def _removed(request, token: str, code: str = "player_removed"):
+    """The link of a player the arbiter removed: said so (410, in the interface's language), not
+    counted as a guess.  The phone's script, polling or sending a slip, is sent to its page, which
+    says it and polls no more."""
+    lang = interface_language()
+    context = {"title": Message("player_removed_title").text(lang), "text": Message(code).text(lang)}
+    response = render(request, "tournaments/player_removed.html", context, status=410)
+    if request.htmx:
+        response["HX-Redirect"] = reverse("tournaments:player_page", kwargs={"token": token})
+    return response
+
+
 #: For the other rooms' pages reached by a join link (the review): the same brake, the same 404.
-token_guard, unknown_token = _guarded, _unknown
+unknown_token = _unknown
+
+
+def token_guard(view):
+    """Nothing before the view any more: a link that names a player is always served, and the brake
+    is ``unknown_token``'s alone (``server.ratelimit``).  Kept for the views that still wear it."""
+    return view
 
 
 def _close_if_due(tournament_id: int, pushed: str = "") -> room.Signature:
@@ -99,11 +119,10 @@ def _page(request, context: dict) -> HttpResponse:
 
 
 @require_GET
-@_guarded
 def player_page(request, token: str):
     player = room.player_by_token(token)
     if player is None:
-        return _unknown(request)
+        return _unknown(request, token)
     if request.session.get(SESSION_KEY) != player.token:
         request.session[SESSION_KEY] = player.token
     _close_if_due(player.tournament_id)
@@ -116,14 +135,16 @@ def player_page(request, token: str):
 @require_GET
 def player_me(request):
     """``/moi/``: this phone's own page if it opened a join link before; else ask for the card."""
-    player = room.player_by_token(request.session.get(SESSION_KEY, ""))
+    token = request.session.get(SESSION_KEY, "")
+    player = room.player_by_token(token)
     if player is None:
+        if room.player_removed(token):
+            return _removed(request, token)
         return render(request, "tournaments/player_me.html")
     return redirect("tournaments:player_page", token=player.token)
 
 
 @require_GET
-@_guarded
 def player_status(request, token: str):
     """The 2-second poll: 204 while nothing changed (with the seconds left, so the phone's countdown
     follows the server's clock, never its own), else the status area and the board.  The answer
@@ -132,7 +153,7 @@ def player_status(request, token: str):
     (``k``), and every 20 s besides."""
     ids = room.player_ids(token)
     if ids is None:
-        return _unknown(request)
+        return _unknown(request, token)
     signature = _close_if_due(ids[1], pushed=request.GET.get("k", ""))
     if request.GET.get("s") == signature.key:
         response = HttpResponse(status=204)
@@ -141,7 +162,7 @@ def player_status(request, token: str):
         return response
     player = room.player_by_token_recent(token)
     if player is None:
-        return _unknown(request)
+        return _unknown(request, token)
     return _status_response(request, _context(player))
 
 
@@ -171,11 +192,10 @@ def _request_id(post, text: str) -> str:
 
 
 @require_POST
-@_guarded
 def player_submit(request, token: str):
     player = room.player_by_token_recent(token)
     if player is None:
-        return _unknown(request)
+        return _unknown(request, token)
     fisf = player.tournament.grading == Grading.FISF
     text = _slip_text(request.POST, fisf)
     error = None
@@ -191,6 +211,8 @@ def player_submit(request, token: str):
             now=arrival.received_at(request),
         )
     except ServiceError as refusal:
+        if refusal.message.code == "slip_player_removed":  # removed while the phone showed the round
+            return _removed(request, token, refusal.message.code)
         error = refusal.text()
         stored = None
     context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
