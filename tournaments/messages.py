@@ -113,6 +113,23 @@ register(
             "être retiré.",
             "en": "{name} has handed in slips: their results stay, the player cannot be removed.",
         },
+        # A player removed by the arbiter (services/registration.py player_remove), told to the
+        # arbiter's other screens and to the player's phone, in whatever process.
+        "player_gone": {
+            "fr": "{name} n'est plus inscrit au tournoi (retiré entre-temps) : rien n'a été enregistré.",
+            "en": "{name} is no longer registered for the tournament (removed meanwhile): nothing was saved.",
+        },
+        "player_removed_title": {"fr": "Retiré du tournoi", "en": "Removed from the tournament"},
+        "player_removed": {
+            "fr": "Vous avez été retiré du tournoi par l'arbitre : ce lien ne sert plus. "
+            "Si c'est une erreur, adressez-vous à l'arbitre.",
+            "en": "The arbiter removed you from the tournament: this link no longer works. "
+            "If this is a mistake, see the arbiter.",
+        },
+        "slip_player_removed": {
+            "fr": "Vous avez été retiré du tournoi par l'arbitre : bulletin non reçu.",
+            "en": "The arbiter removed you from the tournament: slip not received.",
+        },
         "game_not_playing": {
             "fr": "Cette partie n'est plus en cours.",
             "en": "This game is no longer playing.",

@@ -4,10 +4,13 @@ costs no query."""
 
 from __future__ import annotations
 
+import logging
 import re
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -143,7 +146,15 @@ for _model in (Round, Game):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"push-{_model._meta.label}")
 
 
-_rooms: memo.Recent[dict[int, Player]] = memo.Recent("ROOM_MEMO_SECONDS")
+# -- the room's players: a change or a removal seen by every web process at once -----------------
+
+#: The room's players as this process last read them, under the room's mark they were read with.
+_rooms: memo.Recent[tuple[str, dict[int, Player]]] = memo.Recent("ROOM_MEMO_SECONDS")
+#: Each room's mark as this process last read it from the shared cache, for half a second at most.
+_marks: memo.Recent[str | None] = memo.Recent()
+#: How long the shared cache keeps a room's mark and a removed player's token: an evening and more.
+MARK_SECONDS = 7 * 24 * 3600
+log = logging.getLogger(__name__)
 
 
 def _room(tournament_id: int) -> dict[int, Player]:
@@ -155,42 +166,117 @@ def _room(tournament_id: int) -> dict[int, Player]:
     return players
 
 
+def _read_mark(tournament_id: int) -> str | None:
+    try:
+        return cache.get(f"room-players:{tournament_id}", "")
+    except Exception:  # the cache is Redis and Redis is down: no memo of the room's players is trusted
+        log.warning("cache unreachable: the room's players are read afresh", exc_info=True)
+        return None
+
+
+def players_mark(tournament_id: int) -> str | None:
+    """The room's mark in the shared cache (Redis at scale, this one process's memory on the laptop):
+    "" until a player of the room is changed or removed, a new value at each change, written by the
+    process that made it (``_players_changed``).  What a process remembers of the room's players is
+    kept under the mark it was read with, and read again once the mark moved.  Read at most
+    ``settings.POLL_MEMO_SECONDS`` ago; None when the cache does not answer."""
+    return _marks.get(tournament_id, lambda: _read_mark(tournament_id))
+
+
 def player_by_token_recent(token: str) -> Player | None:
-    """``player_by_token`` as read at most ``settings.ROOM_MEMO_SECONDS`` ago: when a round changes
-    state every phone of the room asks for its new screen at once, and the room's players are read
-    in one query for all of them.  Read it, never change it."""
+    """``player_by_token`` as read at most ``settings.ROOM_MEMO_SECONDS`` ago and under the room's
+    current mark (``players_mark``): when a round changes state every phone of the room asks for its
+    new screen at once, and the room's players are read in one query for all of them; a player
+    renamed, moved or removed by any process is read again.  Read it, never change it."""
     ids = player_ids(token)
     if ids is None:
         return None
     player_id, tournament_id = ids
-    player = _rooms.get(tournament_id, lambda: _room(tournament_id)).get(player_id)
-    return player if player is not None else player_by_token(token)
+    mark = players_mark(tournament_id)  # read before the players: a change after it moves it again
+    player = None
+    if mark is not None:
+        read = _rooms.get(tournament_id, lambda: (mark, _room(tournament_id)), lambda kept: kept[0] == mark)
+        player = read[1].get(player_id)
+    if player is None:
+        player = player_by_token(token)  # registered since, or gone
+        if player is None:
+            _player_ids.pop(token)
+    return player
 
 
-#: A token's player and tournament never change; a few tournaments' players are remembered.
-_player_ids: memo.Kept[tuple[int, int]] = memo.Kept(20_000)
+#: A token's player and tournament never change: a few tournaments' players are remembered, each
+#: under the room's mark it was read with (a player removed since is read again: gone).
+_player_ids: memo.Kept[tuple[int, int, str | None]] = memo.Kept(20_000)
 
 
 def player_ids(token: str) -> tuple[int, int] | None:
-    """``(player id, tournament id)`` of a join link's token, or None when it names no player.  The
-    process remembers them, and the 2-second poll that finds nothing new costs no query."""
+    """``(player id, tournament id)`` of a join link's token, or None when it names no player (or no
+    longer).  The process remembers them, and the 2-second poll that finds nothing new costs no
+    query while the room's mark stays (``players_mark``; a cache that does not answer moves nothing)."""
     if not _token_ok(token):
         return None
     known = _player_ids.get(token)
+    mark = None
     if known is not None:
-        return known
+        mark = players_mark(known[1])
+        if mark is None or mark == known[2]:
+            return known[0], known[1]
     row = Player.objects.filter(token=token).values_list("pk", "tournament_id").first()
     if row is None:
+        _player_ids.pop(token)
         return None  # not remembered: the player may be registered in a moment
-    _player_ids.put(token, row)
+    if known is None:
+        mark = players_mark(row[1])
+    _player_ids.put(token, (row[0], row[1], mark))
     return row
 
 
-def _forget_player(instance, **_kwargs) -> None:
+def player_removed(token: str) -> bool:
+    """Whether ``token`` was the join link of a player the arbiter removed (``MARK_SECONDS`` ago at
+    most, and the shared cache kept it): the phone is told so rather than "unknown link"."""
+    if not _token_ok(token):
+        return False
+    try:
+        return cache.get(f"player-removed:{token}") is not None
+    except Exception:
+        log.warning("cache unreachable: a removed player's link is called unknown", exc_info=True)
+        return False
+
+
+def _set(key: str, value) -> None:
+    try:
+        cache.set(key, value, MARK_SECONDS)
+    except Exception:
+        log.warning("cache unreachable: a change of the room's players not told", exc_info=True)
+
+
+def _players_changed(tournament_id: int) -> None:
+    """A new mark for the room, now (a process reading the room meanwhile reads it again) and once
+    committed (one that read it before the commit too)."""
+    _set(f"room-players:{tournament_id}", uuid.uuid4().hex)
+    transaction.on_commit(lambda: _set(f"room-players:{tournament_id}", uuid.uuid4().hex))
+
+
+def _player_saved(instance: Player, created: bool = False, **_kwargs) -> None:
+    if not created:  # a player registered is missing from no memo: it is read by its token
+        _players_changed(instance.tournament_id)
+
+
+def _tournament_saved(instance: Tournament, created: bool = False, **_kwargs) -> None:
+    if not created:  # the players remembered carry their tournament
+        _players_changed(instance.pk)
+
+
+def _player_deleted(instance: Player, **_kwargs) -> None:
     _player_ids.pop(instance.token)
+    _players_changed(instance.tournament_id)
+    # Now: only a token that names no player is looked up, so a removal rolled back leaves no trace.
+    _set(f"player-removed:{instance.token}", instance.tournament_id)
 
 
-post_delete.connect(_forget_player, sender=Player, dispatch_uid="forget-deleted-player")
+post_save.connect(_player_saved, sender=Player, dispatch_uid="mark-saved-player")
+post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="mark-saved-tournament")
+post_delete.connect(_player_deleted, sender=Player, dispatch_uid="forget-deleted-player")
 
 
 def round_of_tournament(tournament_id: int, raw: str) -> int | None:

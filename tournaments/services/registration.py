@@ -3,6 +3,8 @@ and details changed when the arbiter made a mistake; a player without slips remo
 
 from __future__ import annotations
 
+from django.db import connection
+
 from clubs.access import home_club
 from engine import grading as engine_grading
 from engine.categories import category_code
@@ -121,6 +123,8 @@ def player_update(*, player: Player, table_number: int, **fields) -> Player:
     phone follow, their slips stay theirs."""
     fields = _player_fields(**fields)
     with writing():
+        if not player_held(player):
+            raise ServiceError("player_gone", name=player.name)
         taken = Player.objects.filter(tournament_id=player.tournament_id, table_number=table_number)
         if taken.exclude(pk=player.pk).exists():
             raise ServiceError("player_table_taken", table=table_number)
@@ -132,8 +136,29 @@ def player_update(*, player: Player, table_number: int, **fields) -> Player:
 
 
 def player_remove(*, player: Player) -> None:
-    """Remove a player registered by mistake; one who handed in a slip stays (results keep them)."""
+    """Remove a player registered by mistake; one who handed in a slip stays (results keep them).
+
+    The player's row is locked first: a slip being stored for them (``player_held``) is waited for,
+    and then seen (refused: they have a slip); a slip that comes after finds them gone.  No slip
+    ever points to a removed player.  Every process sees the removal at once (``tournaments.room``:
+    the room's mark), and the screens redraw without them."""
     with writing():
+        rows = Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True)
+        if rows.first() is None:
+            return  # removed meanwhile (the arbiter's other tab)
         if Submission.objects.filter(player=player).exists():
             raise ServiceError("player_has_slips", name=player.name)
         player.delete()
+        _redraw_screens(player.tournament)
+
+
+def player_held(player: Player) -> bool:
+    """Whether ``player`` is still registered, their row held until the transaction ends (what a row
+    pointing to them takes anyway: PostgreSQL's FOR KEY SHARE, which only a removal waits for; on
+    SQLite the write transaction holds the whole database).  Slips and corrections call it before
+    they store a row for the player (a memo's player may have been removed since)."""
+    lock = " FOR KEY SHARE" if connection.vendor == "postgresql" else ""
+    table = connection.ops.quote_name(Player._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s{lock}", [player.pk])
+        return cursor.fetchone() is not None

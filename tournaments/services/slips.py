@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db import IntegrityError
 from django.utils import timezone
 
 from engine.notation import NotationError, parse_slip
@@ -12,6 +13,7 @@ from server.writes import ServiceError, writing
 from tournaments import room
 from tournaments.models import Player, Round, Submission, SubmissionChange
 from tournaments.services.grading import grade, grade_fields, store_grade
+from tournaments.services.registration import player_held
 from tournaments.services.tops import position_of
 
 #: The states of a round whose clock has started: a slip for it can be graded.
@@ -34,7 +36,11 @@ def submission_record(
     ``now`` is when the slip reached the server (``server.arrival``).  A slip that reached it by the
     cutoff but waited in a queue while the round closed is stored all the same, graded at once, and
     the round's version moved so that the phones and the rankings show it: the server's queue is
-    not the player's fault."""
+    not the player's fault.
+
+    ``player`` may be a memo's (``room.player_by_token_recent``), read before the arbiter removed
+    them in another process: their row is held while the slip is stored (``player_held``), and a
+    player who is gone is refused (``slip_player_removed``), nothing stored."""
     now = now or timezone.now()
     slip = parse_slip_text(text)
     fields = {
@@ -46,7 +52,20 @@ def submission_record(
     # Not graded yet (the round not seen running): a replaced slip's earlier grade must not stay, and
     # the close grades what has no grade.
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
+    try:
+        return _record(player, round_id, text, request_id, now, fields)
+    except IntegrityError:
+        # The slip's row points to a player who is gone all the same (a removal that did not hold
+        # the player's row: a whole tournament deleted): nothing was stored, the phone is told why.
+        if Player.objects.filter(pk=player.pk).exists():
+            raise
+        raise ServiceError("slip_player_removed") from None
+
+
+def _record(player: Player, round_id: int, text: str, request_id: str, now, fields: dict) -> Submission:
     with writing():
+        if not player_held(player):
+            raise ServiceError("slip_player_removed")
         rnd = _round_for_slip(round_id)
         existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
         if request_id and existing is not None and existing.request_id == request_id:
@@ -137,6 +156,7 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
     change is logged with who and when, and the slip graded again."""
     slip = parse_slip_text(text)
     with writing():
+        _hold(player)  # before the round, as a slip does: a removal waiting for one waits for neither
         rnd = _round_over(round_id)
         sub, before = _apply(rnd, player, slip, user)
         _log(rnd, player, sub, user, before)
@@ -151,7 +171,9 @@ def _round_over(round_id: int) -> Round:
 
 
 def _apply(rnd: Round, player: Player, slip, user) -> tuple[Submission, dict | None]:
-    """The slip written in, graded; and what it was before (None: no slip)."""
+    """The slip written in, graded; and what it was before (None: no slip).  The player's row held
+    meanwhile: one removed since the arbiter's screen showed them is refused, nothing stored."""
+    _hold(player)
     sub = Submission.objects.filter(round=rnd, player=player).first()
     before = _slip_json(sub) if sub else None
     fields = {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
@@ -166,6 +188,11 @@ def _apply(rnd: Round, player: Player, slip, user) -> tuple[Submission, dict | N
         sub.save(update_fields=[*fields, "entered_by"])
     store_grade(sub, grade(rnd, position_of(rnd.game, rnd), sub.slip_text()))
     return sub, before
+
+
+def _hold(player: Player) -> None:
+    if not player_held(player):
+        raise ServiceError("player_gone", name=player.name)
 
 
 def _log(rnd: Round, player: Player, sub: Submission | None, user, before, undoes=None) -> None:
