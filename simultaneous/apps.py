@@ -9,9 +9,15 @@ class SimultaneousConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
+        from server import memo
         from simultaneous import messages  # noqa: F401 - registers the room's sentences
+        from simultaneous.models import Registration, Upload
         from simultaneous.services import lead_moved
         from tournaments.models import Game, Round
+
+        # A centre registered or withdrawn, a file kept or withdrawn: this process's public page
+        # (``reads.event_standing_recent``) shows it at once.
+        memo.connect(Registration, Upload)
 
         # The lead centre's game is played on the live room's screens: its placed tops and its end
         # reach the other centres from here.

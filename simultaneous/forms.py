@@ -3,8 +3,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from lexicons.services import lexicons_of
-from simultaneous.models import Event
+from simultaneous.models import Event, Registration
 from tournaments.forms import IdChoiceField, record_upload
 from tournaments.models import Tournament
 
@@ -33,3 +34,10 @@ class EventForm(forms.ModelForm):
 
     def clean_record_file(self):
         return record_upload(self.cleaned_data.get("record_file"), "event_record_invalid")
+
+
+class CentreForm(forms.Form):
+    """A club the organiser registers as a centre, and how it plays."""
+
+    club = IdChoiceField(Club.objects.order_by("name", "id"), label=_("club"), empty_label=None)
+    mode = forms.ChoiceField(label=_("le centre joue"), choices=Registration.Mode.choices)

@@ -56,15 +56,43 @@ class Centre(models.Model):
         constraints = [models.UniqueConstraint(fields=["event", "club"], name="one_centre_per_club")]
 
 
+class Registration(models.Model):
+    """A club the organiser made a centre of the event, and how it plays: live on the server (it
+    joins with "Jouer comme centre") or offline on its own laptop (it sends its results file).  Only
+    a registered club joins or sends; the organiser withdraws a centre (``withdrawn_at``): it leaves
+    the public page and the overall ranking, its room and game stay its club's, and registering the
+    club again brings it back."""
+
+    class Mode(models.TextChoices):
+        LIVE = "live", _("en direct sur le serveur")
+        OFFLINE = "offline", _("sur son ordinateur, envoie ses résultats")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="+")
+    mode = models.CharField(_("déroulement"), max_length=10, choices=Mode.choices, default=Mode.LIVE)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["registered_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "club"], name="one_registration_per_club")]
+
+
 class Upload(models.Model):
     """The results file of a centre that played the event on its own laptop (no Internet in its
-    hall), sent with its club's token; a file sent again replaces the club's earlier one."""
+    hall), sent with its club's token; a file sent again replaces the club's earlier one.  The
+    organiser withdraws a file (``withdrawn_at``): it leaves the public page, and a file the centre
+    sends again counts again."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="uploads")
     club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="+")
     #: The results file's text (``results.exports.results_export``).
     data = models.TextField()
     received_at = models.DateTimeField(auto_now=True)
+    #: What the file holds, for the organiser's page.
+    players = models.PositiveIntegerField(default=0)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["received_at", "id"]

@@ -36,8 +36,9 @@ KINDS = {
     "membres": "member",
     "simultanes": "event",
 }
-#: URLs any club's arbiter may use on another club's object, by design: joining a simultaneous event.
-ANY_CLUB = {"simultaneous:event_join"}
+#: URLs any club's arbiter may use on another club's object, by design: none (joining a simultaneous
+#: event takes the organiser's registration of the club: issue 22).
+ANY_CLUB: set[str] = set()
 #: Namespaces that are not the arbiter's: the phone (its token is its key), training (anyone's).
 NOT_ARBITERS = {"training", "admin"}
 #: The URLs a deputy may use: the game screen and its poll, slips entered and corrected.

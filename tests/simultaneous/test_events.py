@@ -43,6 +43,12 @@ def _event(kind: str, organiser: Club, arbiter: User) -> Event:
     )  # fmt: skip
 
 
+def _join(event: Event, club: Club, arbiter: User) -> Centre:
+    """The organiser registers ``club`` to play live; its arbiter joins."""
+    events.centre_register(event=event, club=club)
+    return events.event_join(event=event, club=club, created_by=arbiter)
+
+
 def _play_round(game: Game, number: int) -> Round:
     """Draw, start, close and place the proposed top of round ``number``."""
     rnd = services.round_draw(game_id=game.pk, expected_number=number).round
@@ -63,8 +69,8 @@ def test_a_prepared_event_replays_its_record_in_each_centre_and_no_rack_comes_ea
     a, arbiter_a = _club("Vichy")
     b, arbiter_b = _club("Moulins")
     event = _event(Event.Kind.PREPARED, a, arbiter_a)
-    first = events.event_join(event=event, club=a, created_by=arbiter_a)
-    second = events.event_join(event=event, club=b, created_by=arbiter_b)
+    first = _join(event, a, arbiter_a)
+    second = _join(event, b, arbiter_b)
     assert second.tournament.owner == b and second.game.source == Game.Source.PREPARED
     record = json.loads(GAME.read_text())
     rnd = services.round_draw(game_id=second.game_id, expected_number=1).round
@@ -91,7 +97,7 @@ def test_a_live_event_gives_each_centre_the_leads_racks_and_tops_as_they_are_pla
     event = _event(Event.Kind.LIVE, a, arbiter_a)
     lead = Centre.objects.get(event=event)
     assert lead.lead and lead.club == a and lead.game.source == Game.Source.RANDOM
-    follower = events.event_join(event=event, club=b, created_by=arbiter_b)
+    follower = _join(event, b, arbiter_b)
 
     # Round 1 cannot be drawn in Moulins before Vichy draws and places it.
     with pytest.raises(ServiceError) as waiting:
@@ -119,14 +125,13 @@ def test_the_public_page_ranks_every_centres_players_without_login_and_from_the_
     a, arbiter_a = _club("Vichy")
     b, arbiter_b = _club("Moulins")
     event = _event(Event.Kind.PREPARED, a, arbiter_a)
-    centres = [
-        events.event_join(event=event, club=c, created_by=u) for c, u in ((a, arbiter_a), (b, arbiter_b))
-    ]
+    centres = [_join(event, c, u) for c, u in ((a, arbiter_a), (b, arbiter_b))]
     people = {
         c.pk: [services.player_register(tournament=c.tournament, name=n, series="2") for n in names]
         for c, names in zip(centres, (["Alice", "Bruno"], ["Chloé", "Denis"]), strict=True)
     }
-    # Vichy plays two rounds, Moulins one: the overall ranking is on the round both played.
+    # Vichy plays two rounds, Moulins one: the overall ranking is on Vichy's two rounds, Moulins is
+    # behind and ranked in its own table until it catches up.
     for number in (1, 2):
         rnd = services.round_draw(game_id=centres[0].game_id, expected_number=number).round
         _finish(rnd, {people[centres[0].pk][0]: "top"})
@@ -138,7 +143,9 @@ def test_the_public_page_ranks_every_centres_players_without_login_and_from_the_
     assert page.status_code == 200
     for name in ("Alice", "Bruno", "Chloé", "Denis", "Vichy", "Moulins"):
         assert name in html
-    assert "Classement sur 1 coup joué dans tous les centres" in html
+    assert "Classement général sur 2 coups" in html
+    overall = html[: html.index("<h2>Vichy")]
+    assert "Alice" in overall and "Chloé" not in overall and "Moulins (1 coup)" in overall
     assert html.index("Alice") < html.index("Bruno") and html.index("Denis") < html.index("Chloé")
     with django_assert_max_num_queries(12):  # the event, its centres, each centre's change key
         again = client.get(f"/simultane/{event.public_key}/").content.decode()

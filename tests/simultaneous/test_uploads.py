@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import datetime
 import json
+import socket
 import urllib.request
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from clubs.models import Club, Member, Role
 from lexicons.loaded import lexicon_default_row
-from results import outbox
+from results import exports, outbox, reading
 from results.models import Outbox
 from server.background import run_chores
 from simultaneous import services as events
-from simultaneous.models import Event, Upload
+from simultaneous.models import Event, Registration, Upload
 from tests.live_services import free_port, wait_for
 from tests.simultaneous.laptop import Laptop, Relay, laptop_game
 from tournaments import services
@@ -35,6 +37,13 @@ pytestmark = pytest.mark.clubs
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "tests" / "data" / "reference-games"
+MB = 1024 * 1024
+
+
+@pytest.fixture(autouse=True)
+def _server_on_loopback(settings):
+    """The federation's server here is ``live_server``, on loopback: the outbox may reach it."""
+    settings.OUTBOX_ALLOW_PRIVATE = True
 
 
 def _club(name: str) -> tuple[Club, User]:
@@ -49,19 +58,29 @@ def _laptop_game(club: Club, arbiter: User, record: str, rounds: int):
     return laptop_game(club, arbiter, (GAMES / record).read_bytes(), rounds)
 
 
-def _prepared_event(organiser: Club, arbiter: User) -> Event:
-    return events.event_create(
+def _prepared_event(organiser: Club, arbiter: User, *offline: Club) -> Event:
+    """A prepared event of ``organiser``, the clubs ``offline`` registered as centres playing on their
+    laptops."""
+    event = events.event_create(
         organiser=organiser, created_by=arbiter, name="Simultané", date=datetime.date(2026, 11, 28),
         kind=Event.Kind.PREPARED, lexicon=lexicon_default_row(), round_seconds=180,
         record_file=(GAMES / "game-001.json").read_bytes(),
     )  # fmt: skip
+    for club in offline:
+        events.centre_register(event=event, club=club, mode=Registration.Mode.OFFLINE)
+    return event
+
+
+def _live_centre(event: Event, club: Club, arbiter: User):
+    events.centre_register(event=event, club=club, mode=Registration.Mode.LIVE)
+    return events.event_join(event=event, club=club, created_by=arbiter)
 
 
 def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page(live_server, client):
     vichy, arbiter_v = _club("Vichy")
     montlucon, arbiter_m = _club("Montluçon")
-    event = _prepared_event(vichy, arbiter_v)
-    centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
+    event = _prepared_event(vichy, arbiter_v, montlucon)
+    centre = _live_centre(event, vichy, arbiter_v)
     services.player_register(tournament=centre.tournament, name="Alice")
     game = _laptop_game(montlucon, arbiter_m, "game-001.json", rounds=2)
 
@@ -86,7 +105,9 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
     assert upload.club == montlucon and json.loads(upload.data)["players"][0]["name"] == "Émile"
 
     page = client.get(f"/simultane/{event.public_key}/").content.decode()
-    assert "Émile" in page and "Fanny" in page and "Alice" in page and "Montluçon" in page
+    # Vichy has played no round yet: it holds nothing back (issue 23), the page says so.
+    assert "Classement général sur 2 coups" in page and "Pas commencé : Vichy." in page
+    assert "Émile" in page and "Fanny" in page and "Montluçon" in page
 
 
 def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_back(live_server, tmp_path):
@@ -95,8 +116,8 @@ def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_bac
     send the file, and the event's public page ranks its players."""
     vichy, arbiter_v = _club("Vichy")
     montlucon, _ = _club("Montluçon")
-    event = _prepared_event(vichy, arbiter_v)
-    centre = events.event_join(event=event, club=vichy, created_by=arbiter_v)
+    event = _prepared_event(vichy, arbiter_v, montlucon)
+    centre = _live_centre(event, vichy, arbiter_v)
     services.player_register(tournament=centre.tournament, name="Alice")
     port = free_port()
     url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
@@ -118,13 +139,13 @@ def test_a_laptop_server_of_its_own_sends_its_results_once_its_connection_is_bac
     assert upload.club == montlucon and names == {"Émile", "Fanny"}
     with urllib.request.urlopen(f"{live_server.url}/simultane/{event.public_key}/", timeout=20) as answer:
         page = answer.read().decode()
-    assert "Émile" in page and "Alice" in page and "Montluçon" in page
+    assert "Émile" in page and "Pas commencé : Vichy." in page and "Montluçon" in page
 
 
 def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
     vichy, arbiter_v = _club("Vichy")
     moulins, arbiter_m = _club("Moulins")
-    event = _prepared_event(vichy, arbiter_v)
+    event = _prepared_event(vichy, arbiter_v, moulins)
     url = f"{live_server.url}/simultane/{event.public_key}/"
     game = _laptop_game(moulins, arbiter_m, "game-001.json", rounds=1)
     wrong = outbox.outbox_add(game=game, url=url, token="pas-le-bon-jeton")
@@ -137,7 +158,7 @@ def test_a_wrong_token_or_another_game_is_refused_with_its_reason(live_server):
 
 def test_the_upload_address_answers_every_request_without_a_500(client, db):
     vichy, arbiter_v = _club("Vichy")
-    event = _prepared_event(vichy, arbiter_v)
+    event = _prepared_event(vichy, arbiter_v, vichy)
     address = f"/simultane/{event.public_key}/envoi/"
     assert client.get(address).status_code == 405
     assert client.post(address, b"{}", content_type="application/json").status_code == 403
@@ -149,3 +170,90 @@ def test_the_upload_address_answers_every_request_without_a_500(client, db):
         client.post("/simultane/inconnu/envoi/", b"{}", content_type="application/json", **auth).status_code
         == 404
     )
+
+
+# -- issue 22, class 4: only a registered centre sends, and the README's limit ------------------------
+
+
+def _raw_post(live_server, path: str, token: str, length: int, sent: bytes) -> bytes:
+    """A POST announcing ``length`` bytes of body and sending only ``sent``: the answer, as long as it
+    comes within 10 s (a server that read the body would wait for the rest)."""
+    host, port = live_server.url.removeprefix("http://").split(":")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+    answer = b""
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(head.encode() + sent)
+        try:
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except TimeoutError:
+            pass
+    return answer
+
+
+def test_a_club_that_is_not_a_centre_is_refused_before_its_file_is_read(live_server, client):
+    vichy, arbiter_v = _club("Vichy")
+    riom, _ = _club("Riom")
+    moulins, arbiter_m = _club("Moulins")
+    event = _prepared_event(vichy, arbiter_v)
+    _live_centre(event, moulins, arbiter_m)  # registered to play live, on the server
+    address = f"/simultane/{event.public_key}/envoi/"
+    # A body the server would refuse otherwise (not a results file: 400; over the limit: 413) gets the
+    # 403 of a club that is not a centre: its token and registration were checked first.
+    for token, code in ((riom.upload_token, "n'est pas un centre"), (moulins.upload_token, "en direct")):
+        auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+        for body in (b"not json", b"{" + b" " * (6 * 1024 * 1024) + b"}"):
+            answer = client.post(address, body, content_type="application/json", **auth)
+            assert answer.status_code == 403 and code in answer.json()["fr"], (token, len(body))
+    # Over the wire: 1 MB announced and 9 bytes sent, or 1 GB announced: answered at once, 403.
+    for length in (1024 * 1024, 1 << 30):
+        answer = _raw_post(live_server, address, riom.upload_token, length, b'{"format"')
+        assert answer.startswith(b"HTTP/1.1 403"), (length, answer[:300])
+        assert b"n'est pas un centre" in answer, answer[-400:]
+    assert not Upload.objects.exists()
+    # Registered to play on its laptop, Riom's file is taken.
+    events.centre_register(event=event, club=riom, mode=Registration.Mode.OFFLINE)
+    data = exports.results_export(_laptop_game(riom, arbiter_m, "game-001.json", rounds=2))
+    answer = client.post(
+        address, data, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {riom.upload_token}"
+    )
+    assert answer.status_code == 200 and answer.json() == {"ok": True, "club": "Riom"}
+    upload = Upload.objects.get()
+    assert (upload.club, upload.players, upload.rounds) == (riom, 2, 2)
+
+
+def _padded(data: bytes, size: int) -> bytes:
+    """The results file grown to ``size`` bytes with blanks before its last line end: still valid."""
+    return data[:-1] + b" " * (size - len(data)) + data[-1:]
+
+
+def test_a_results_file_up_to_the_readmes_five_mb_is_taken_and_one_byte_more_refused(client, db):
+    vichy, arbiter_v = _club("Vichy")
+    montlucon, arbiter_m = _club("Montluçon")
+    event = _prepared_event(vichy, arbiter_v, montlucon)
+    data = exports.results_export(_laptop_game(montlucon, arbiter_m, "game-001.json", rounds=2))
+    address = f"/simultane/{event.public_key}/envoi/"
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {montlucon.upload_token}", "HTTP_X_FILE_NAME": "montlucon.json"}
+    limit = reading.MAX_FILE_MB * MB
+    for size in (int(2.5 * MB) + 1, int(4.9 * MB), limit):
+        answer = client.post(address, _padded(data, size), content_type="application/json", **auth)
+        assert answer.status_code == 200, (size, answer.content[:300])
+        assert len(Upload.objects.get().data.encode()) == size
+    answer = client.post(address, _padded(data, limit + 1), content_type="application/json", **auth)
+    assert answer.status_code == 413
+    assert answer.json()["fr"] == "Le fichier « montlucon.json » est trop gros : au plus 5 Mo par fichier."
+    assert answer.json()["en"].endswith("at most 5 MB per file.")
+    # The merge page takes such a file too (its files are not form fields: no 2.5 MB cap).
+    client.force_login(arbiter_v)
+    files = [
+        SimpleUploadedFile("montlucon.json", _padded(data, int(4.9 * MB))),
+        SimpleUploadedFile("vichy.json", data),
+    ]
+    answer = client.post("/fusions/nouvelle/", {"files": files})
+    assert answer.status_code == 302, answer.content.decode()[-2000:]
