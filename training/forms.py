@@ -1,4 +1,6 @@
-"""The training's start form: which game, which word list, the time per round, topping or not."""
+"""The training's start form: which game, which word list, the time per round, topping or not.  The
+games and lists offered are those the visitor may train on (``training.access``); any other id sent
+is refused with a sentence."""
 
 from __future__ import annotations
 
@@ -8,17 +10,29 @@ from django.utils.translation import gettext_lazy as _
 from lexicons.models import LexiconList
 from server.writes import ServiceError
 from tournaments.forms import IdChoiceField, record_upload
-from training.games import MAX_SEED, club_games
+from training import access
+from training.games import MAX_SEED
 
 
-class StartForm(forms.Form):
+class TimingForm(forms.Form):
+    """The time per round and topping: all a player chooses to train on their own game."""
+
+    TIMINGS = [(180, _("3 minutes")), (120, _("2 minutes")), (60, _("1 minute")), (0, _("sans limite"))]
+
+    seconds = forms.TypedChoiceField(
+        label=_("temps par coup"), choices=TIMINGS, coerce=int, initial=180, widget=forms.RadioSelect
+    )
+    topping = forms.BooleanField(
+        label=_("topping : le coup s'arrête au top trouvé, le score est le temps mis"), required=False
+    )
+
+
+class StartForm(TimingForm):
     SOURCES = [
         ("random", _("une nouvelle partie tirée au hasard")),
         ("club", _("une partie jouée au club")),
         ("file", _("un fichier de partie préparée")),
     ]
-    TIMINGS = [(180, _("3 minutes")), (120, _("2 minutes")), (60, _("1 minute")), (0, _("sans limite"))]
-
     source = forms.ChoiceField(label=_("partie"), choices=SOURCES, initial="random", widget=forms.RadioSelect)
     seed = forms.IntegerField(
         label=_("numéro de la partie au hasard (facultatif)"),
@@ -39,21 +53,23 @@ class StartForm(forms.Form):
         required=False,
         empty_label=None,
     )
-    seconds = forms.TypedChoiceField(
-        label=_("temps par coup"), choices=TIMINGS, coerce=int, initial=180, widget=forms.RadioSelect
-    )
-    topping = forms.BooleanField(
-        label=_("topping : le coup s'arrête au top trouvé, le score est le temps mis"), required=False
-    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
+        """``user``: who trains (None: a visitor without login), whose games and lists are offered."""
         super().__init__(*args, **kwargs)
-        games = list(club_games())
+        games = list(access.games_for(user))
         self.fields["game"].choices = [("", "—")] + [
             (str(g.pk), f"{g} ({g.tournament.date:%d/%m/%Y})") for g in games
         ]
+        self.fields["game"].error_messages["invalid_choice"] = ServiceError("training_game_closed").text()
         if not games:
             self.fields["source"].choices = [c for c in self.SOURCES if c[0] != "club"]
+            self.fields["source"].error_messages["invalid_choice"] = ServiceError(
+                "training_game_closed"
+            ).text()
+        lexicon = self.fields["lexicon"]
+        lexicon.queryset = access.lexicons_for(user)
+        lexicon.error_messages["invalid_choice"] = ServiceError("training_lexicon_closed").text()
 
     def clean_record(self):
         return record_upload(self.cleaned_data.get("record"), "training_file_invalid")

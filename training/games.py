@@ -84,7 +84,7 @@ def _replayed(
 
 
 def club_game(game_id: int) -> TrainingGame:
-    """A finished game of the club, as its record."""
+    """A finished game of a club, as its record (who may train on it: ``training.access``)."""
     game = Game.objects.select_related("tournament__lexicon").filter(pk=game_id).first()
     if game is None:
         raise ServiceError("training_game_gone")
@@ -95,16 +95,6 @@ def club_game(game_id: int) -> TrainingGame:
     except ServiceError:
         raise ServiceError("training_game_gone") from None
     return _replayed(data, engine_lexicon(game.tournament.lexicon), str(game))
-
-
-def club_games():
-    """The club's finished games, newest first: what a player may train on."""
-    return (
-        Game.objects.filter(status=Game.Status.ENDED, rounds__status="placed")
-        .select_related("tournament")
-        .distinct()
-        .order_by("-tournament__date", "-pk")[:200]
-    )
 
 
 def new_seed() -> int:

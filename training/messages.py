@@ -12,6 +12,19 @@ register(
             "fr": "Cette partie n'est plus disponible : choisissez-en une autre.",
             "en": "This game is no longer available: choose another one.",
         },
+        "training_game_closed": {
+            "fr": "Vous n'avez pas accès à cette partie : choisissez-en une autre.",
+            "en": "You have no access to this game: choose another one.",
+        },
+        "training_lexicon_closed": {
+            "fr": "Vous n'avez pas accès à ce dictionnaire : choisissez-en un autre.",
+            "en": "You have no access to this word list: choose another one.",
+        },
+        "training_event_secret": {
+            "fr": "Cette partie d'un simultané reste secrète tant que tous ses centres ne l'ont pas "
+            "terminée.",
+            "en": "This simultaneous event's game stays secret until every centre has finished it.",
+        },
         "training_game_not_over": {
             "fr": "Seule une partie terminée peut servir à l'entraînement.",
             "en": "Only a finished game can be used for training.",

@@ -15,9 +15,9 @@ from engine.grading import Grade, Mode, Sanction, end_penalty, grade_text, warni
 from engine.messages import Message
 from engine.play import Play
 from engine.ranking import percent, rounded
-from lexicons.models import LexiconList
 from review.rounds import best_placements
 from server.writes import ServiceError
+from training import access
 from training.games import TrainingGame, club_game, file_game, random_game
 from training.state import Result, Training
 
@@ -31,13 +31,14 @@ SLIP_CHARACTERS = 40
 TIMINGS = (180, 120, 60, 0)
 
 
-def game_of(state: Training) -> TrainingGame:
-    """The game a state plays, read again from its source."""
+def game_of(state: Training, user=None) -> TrainingGame:
+    """The game a state plays, read again from its source, if ``user`` (None: a visitor without
+    login) may still train on it (``training.access``: checked at every read of the cookie)."""
     source = state.source
     kind = source.get("kind")
-    if kind == "club":
-        return club_game(source["game"])
-    row = LexiconList.objects.filter(pk=source.get("lexicon")).first() if source.get("lexicon") else None
+    if kind in ("club", "player"):
+        return club_game(access.game_for(user, source).pk)
+    row = access.lexicon_for(user, source.get("lexicon"))
     if kind == "random":
         return random_game(int(source["seed"]), row)
     if kind == "file":
@@ -45,14 +46,16 @@ def game_of(state: Training) -> TrainingGame:
     raise ServiceError("training_none")
 
 
-def training_start(*, source: dict, seconds: int, topping: bool, now: float | None = None) -> Training:
-    """A new training from its first round; the game is read (and checked) now."""
+def training_start(
+    *, source: dict, seconds: int, topping: bool, now: float | None = None, user=None
+) -> Training:
+    """A new training from its first round; the game is read (and checked, ``user`` may) now."""
     if seconds not in TIMINGS:
         seconds = TIMINGS[0]
     state = Training(
         source=source, seconds=seconds, topping=topping, started=time.time() if now is None else now
     )
-    game_of(state)
+    game_of(state, user)
     return state
 
 

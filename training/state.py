@@ -37,8 +37,9 @@ class Result:
 
 @dataclass
 class Training:
-    #: ``{"kind": "club", "game": id}``, ``{"kind": "random", "seed": n, "lexicon": id}`` or
-    #: ``{"kind": "file", "record": {...}, "lexicon": id}``.
+    #: ``{"kind": "club", "game": id}``, ``{"kind": "player", "token": t, "game": id}`` (a join
+    #: link's), ``{"kind": "random", "seed": n, "lexicon": id}`` or ``{"kind": "file", "record":
+    #: {...}, "lexicon": id}``.  Who may play it is checked at each read (``training.access``).
     source: dict
     #: Seconds per round; 0 is untimed.
     seconds: int

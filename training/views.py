@@ -20,24 +20,32 @@ from review.reads import LinePoint
 from review.rounds import Slip, round_view
 from server.language import interface_language
 from server.writes import ServiceError
+from tournaments import room
 from tournaments.boards import board_cells
 from tournaments.phone import slip_text
 from tournaments.plays import play_json
-from training import services, state
-from training.forms import StartForm
+from tournaments.views.player import token_guard, unknown_token
+from training import access, services, state
+from training.forms import StartForm, TimingForm
 from training.games import keep_file, new_seed
 
 
 def _open(view):
-    """Open to anyone when the club says so (``TRAINING_OPEN``, on by default), else to its accounts."""
+    """Open to anyone when the club says so (``TRAINING_OPEN``, on by default), else to its accounts
+    and to the players training on their own game through their join link."""
 
     @wraps(view)
     def guarded(request, *args, **kwargs):
-        if not settings.TRAINING_OPEN and not request.user.is_authenticated:
+        if not settings.TRAINING_OPEN and not request.user.is_authenticated and not _by_link(request):
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
     return guarded
+
+
+def _by_link(request) -> bool:
+    current = state.load(request)
+    return current is not None and current.source.get("kind") == "player"
 
 
 def _with_state(request, response, current: state.Training | None):
@@ -52,9 +60,8 @@ def _with_state(request, response, current: state.Training | None):
 
 
 def _refused(request, error: ServiceError, status: int = 200):
-    response = render(
-        request, "training/start.html", {"form": StartForm(), "error": error.text()}, status=status
-    )
+    context = {"form": StartForm(user=request.user), "error": error.text()}
+    response = render(request, "training/start.html", context, status=status)
     return _with_state(request, response, None)
 
 
@@ -63,8 +70,9 @@ def _refused(request, error: ServiceError, status: int = 200):
 def training_home(request):
     current = state.load(request)
     if request.method == "GET":
-        return render(request, "training/start.html", {"form": StartForm(), "current": current})
-    form = StartForm(request.POST, request.FILES)
+        form = StartForm(user=request.user)
+        return render(request, "training/start.html", {"form": form, "current": current})
+    form = StartForm(request.POST, request.FILES, user=request.user)
     if not form.is_valid():
         return render(request, "training/start.html", {"form": form, "current": current})
     data = form.cleaned_data
@@ -81,12 +89,41 @@ def training_home(request):
     else:
         source = {"kind": "random", "seed": data.get("seed") or new_seed(), "lexicon": lexicon}
     try:
-        started = services.training_start(source=source, seconds=data["seconds"], topping=data["topping"])
+        started = services.training_start(
+            source=source, seconds=data["seconds"], topping=data["topping"], user=request.user
+        )
         response = _with_state(request, redirect("training:round"), started)
     except ServiceError as error:
         form.add_error(None, error.text())
         return render(request, "training/start.html", {"form": form, "current": current})
     return response
+
+
+@require_http_methods(["GET", "POST"])
+@token_guard
+def training_player(request, token: str, game: int):
+    """A player trains on a game they played, from their join link (the phone offers it with the
+    review): the game's own page, where only the time per round and topping are chosen."""
+    if room.player_by_token(token) is None:
+        return unknown_token(request)
+    source = {"kind": "player", "token": token, "game": game}
+    try:
+        found = access.game_for(request.user, source)
+    except ServiceError as error:
+        return render(request, "training/player.html", {"error": error.text(), "token": token}, status=404)
+    form = TimingForm(request.POST or None)
+    context = {"form": form, "found": found, "token": token, "current": state.load(request)}
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            started = services.training_start(
+                source=source, seconds=data["seconds"], topping=data["topping"], user=request.user
+            )
+        except ServiceError as error:
+            context["error"] = error.text()
+        else:
+            return _with_state(request, redirect("training:round"), started)
+    return render(request, "training/player.html", context)
 
 
 def _playing(request):
@@ -95,7 +132,7 @@ def _playing(request):
     if current is None:
         return None, None, _refused(request, ServiceError("training_none"))
     try:
-        game = services.game_of(current)
+        game = services.game_of(current, request.user)
     except ServiceError as error:
         return None, None, _refused(request, error)
     return current, game, None

@@ -175,8 +175,8 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
     page = alice_phone
     page.goto(f"{base}/entrainement/")
     audit.check(page, "training start")
-    page.get_by_label("une partie jouée au club").check()
-    page.get_by_label("Partie du club").select_option(str(game.pk))
+    page.goto(f"{base}/entrainement/j/{alice.token}/{game.pk}/")  # her own game, by her join link
+    audit.check(page, "training start, the player's game")
     page.get_by_label("1 minute").check()
     page.get_by_role("button", name="Commencer").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Coup 1 sur 2")

@@ -1,7 +1,8 @@
 """Issue 16 in a real browser: after a three-round game, Bruno reviews it from his phone (his line,
 the chart, each round with the top and the ten best, his own move marked), then trains on the same
-game from the training page: the top in round 1, his lesser move of the evening in round 2, nothing
-in round 3; the end shows his total and percentage, and each round's review.
+game from his review (issue 22: through his own join link, a club's games being no one else's): the
+top in round 1, his lesser move of the evening in round 2, nothing in round 3; the end shows his
+total and percentage, and each round's review.
 
 The game is played through the services (the arbiter's screen has its own browser tests); what is
 checked here is what a player sees, and its figures against the rankings' and the engine's."""
@@ -126,10 +127,11 @@ def test_a_player_reviews_a_finished_game_then_trains_on_it(live_server, phone, 
         if number < 3:
             page.get_by_role("link", name=re.compile("Coup suivant")).click()
 
-    # Training on the same game: the top, then Bruno's move of the evening, then nothing.
-    page.goto(f"{live_server.url}/entrainement/")
-    page.get_by_label("une partie jouée au club").check()
-    page.get_by_label("Partie du club").select_option(str(game.pk))
+    # Training on the same game, from his review (his join link: the club's games are not anyone's):
+    # the top, then Bruno's move of the evening, then nothing.
+    page.goto(f"{live_server.url}/j/{bruno.token}/revue/{game.pk}/")
+    page.get_by_role("link", name="S'entraîner sur cette partie").click()
+    expect(page.locator(".who")).to_contain_text("Soirée du jeudi")
     page.get_by_label("1 minute").check()
     page.screenshot(path=str(artifacts / "training-start-phone.png"), full_page=True)
     page.get_by_role("button", name="Commencer").click()
