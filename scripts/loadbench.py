@@ -1128,6 +1128,7 @@ def make_event(players: int, centres: int, round_seconds: int, seed: int) -> tup
     )  # fmt: skip
     rooms = []
     for n, club in enumerate(clubs):
+        simultaneous.centre_register(event=event, club=club)  # the organiser's registration: live
         centre = simultaneous.event_join(event=event, club=club, created_by=user)
         # Shorter than any round time the form offers: set through the ORM, as for one room.
         Tournament.objects.filter(pk=centre.tournament_id).update(round_seconds=round_seconds)
