@@ -44,8 +44,27 @@ def main() -> int:
         ],
         check=True,
     )
-    return subprocess.call([str(PYTHON), str(ROOT / "manage.py"), "serve", *sys.argv[1:]], cwd=ROOT)
+    return _serve([str(PYTHON), str(ROOT / "manage.py"), "serve", *sys.argv[1:]])
+
+
+def _serve(command: list) -> int:
+    """``manage.py serve`` until it ends.  Ctrl+C reaches it too (the terminal signals the whole
+    group): it stops by itself, saying so, while this process waits for it rather than killing it."""
+    server = subprocess.Popen(command, cwd=ROOT)
+    try:
+        return server.wait()
+    except KeyboardInterrupt:
+        pass
+    try:
+        return server.wait(timeout=20)
+    except (KeyboardInterrupt, subprocess.TimeoutExpired):  # pressed again, or it hangs: ended
+        server.terminate()
+        return server.wait()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl+C while installing: stopped, no traceback
+        print("\nArrêté. / Stopped.", file=sys.stderr)
+        sys.exit(130)

@@ -73,7 +73,7 @@ def check_any(user, club_ids: Iterable[int], role: str = Role.ARBITER) -> None:
     if any(may(user, club, role) for club in club_ids):
         return
     if club_ids & set(roles(user)):
-        raise PermissionDenied
+        raise PermissionDenied("forbidden_arbiters_only")  # the sentence the 403 page shows
     raise Http404
 
 
@@ -102,7 +102,8 @@ def members_only(role: str = Role.ARBITER):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not holds(request.user, role):
-                raise PermissionDenied
+                held = holds(request.user, Role.DEPUTY)
+                raise PermissionDenied("forbidden_arbiters_only" if held else "forbidden_no_club")
             return view(request, *args, **kwargs)
 
         return wrapped

@@ -18,6 +18,18 @@ register(
             "fr": "Le nom « {name} » est déjà pris : choisissez-en un autre.",
             "en": "The name '{name}' is taken: choose another.",
         },
+        # The 403 page says why (issue 23, server.answers.forbidden).
+        "forbidden_arbiters_only": {
+            "fr": "Ceci est réservé aux arbitres du club. Votre compte y est adjoint : il saisit les "
+            "bulletins papier et les corrections pendant une partie. Demandez-le à un arbitre du club.",
+            "en": "This is for the club's arbiters only. Your account is a deputy there: it enters paper "
+            "slips and corrections during a game. Ask one of the club's arbiters.",
+        },
+        "forbidden_no_club": {
+            "fr": "Votre compte n'est membre d'aucun club : demandez un lien d'invitation à l'arbitre "
+            "d'un club.",
+            "en": "Your account is not a member of any club: ask a club's arbiter for an invitation link.",
+        },
         "club_last_arbiter": {
             "fr": "C'est le dernier arbitre du club : invitez-en un autre avant de le retirer.",
             "en": "This is the club's last arbiter: invite another before removing them.",

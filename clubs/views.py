@@ -14,11 +14,15 @@ from django.views.decorators.http import require_POST
 from clubs import access, services
 from clubs.forms import ClubForm, InvitationForm, JoinForm
 from clubs.models import Club, Invitation, Member, Role
+from server.network import public_base
 from server.writes import ServiceError
 
 
 def _link(request, invitation: Invitation) -> str:
-    return request.build_absolute_uri(reverse("clubs:join", kwargs={"token": invitation.token}))
+    """The link the invited person opens on their own device: built on the laptop's network address
+    when the administrator browses the laptop itself (``server.network.public_base``)."""
+    base, _loopback = public_base(request)
+    return base + reverse("clubs:join", kwargs={"token": invitation.token})
 
 
 def _club_of(pk: int) -> int | None:

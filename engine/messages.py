@@ -13,6 +13,11 @@ LANGUAGES = ("fr", "en")
 _CATALOGUE: dict[str, dict[str, str]] = {}
 
 
+def known(code: str) -> bool:
+    """Whether ``code`` has its sentences registered."""
+    return code in _CATALOGUE
+
+
 def register(entries: dict[str, dict[str, str]]) -> None:
     for code, texts in entries.items():
         missing = [lang for lang in LANGUAGES if lang not in texts]

@@ -8,9 +8,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils.html import escape
 
-from engine.messages import Message
+from engine.messages import Message, known
 from server.language import interface_language
 
 
@@ -34,6 +35,24 @@ def csrf_failure(request, reason: str = ""):
     link = escape(_page_before(request))
     label = escape(Message("csrf_reload").text(interface_language()))
     return error_answer(request, "csrf_failed", 403, after=f'<p><a href="{link}">{label}</a></p>')
+
+
+def forbidden(request, exception=None):
+    """``handler403``: refused for want of a right, said in the interface's language and saying why.
+    The refusal names its sentence (``PermissionDenied("forbidden_arbiters_only")``, registered
+    by its room); any other says the account may not do this.  htmx gets the sentence alone; a page
+    gets the site's page (``403.html``), or a bare one if that cannot be drawn."""
+    code = exception.args[0] if exception is not None and exception.args else ""
+    if not isinstance(code, str) or not known(code):
+        code = "forbidden"
+    lang = interface_language()
+    sentence, home = Message(code).text(lang), Message("forbidden_home").text(lang)
+    if not request.headers.get("HX-Request"):
+        try:
+            return render(request, "403.html", {"sentence": sentence, "home": home}, status=403)
+        except Exception:  # the database or a template failing: still a 403 in words, bare
+            pass
+    return error_answer(request, code, 403, after=f'<p><a href="/">{escape(home)}</a></p>')
 
 
 def _page_before(request) -> str:

@@ -11,6 +11,11 @@ register(
             "Nothing was saved.",
         },
         "csrf_reload": {"fr": "Recharger la page", "en": "Reload the page"},
+        "forbidden": {
+            "fr": "Votre compte n'a pas le droit de faire ceci. Rien n'a été enregistré.",
+            "en": "Your account may not do this. Nothing was saved.",
+        },
+        "forbidden_home": {"fr": "Retour à l'accueil", "en": "Back to the home page"},
         "text_too_long": {
             "fr": "Texte trop long pour « {field} » : {limit} caractères au plus.",
             "en": "Text too long for '{field}': {limit} characters at most.",

@@ -22,3 +22,30 @@ def lan_addresses() -> list[str]:
     except OSError:
         pass
     return sorted(a for a in found if not a.startswith("127.")) or ["127.0.0.1"]
+
+
+#: Names under which a browser reaches this machine from itself: a link built from them opens
+#: nowhere else.
+LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+def public_base(request) -> tuple[str, bool]:
+    """The address others must open (``http://192.168.1.20:8000``): the address the browser used,
+    unless it is the laptop itself (``localhost``, ``127.0.0.1``), then the laptop's address on the
+    club's network with the same port.  Phones' join links, their QR codes and the invitation links
+    are built on it.  The flag says no network address was found (such a link opens nowhere else)."""
+    name, port = split_host(request.get_host())
+    if name not in LOOPBACK:
+        return f"{request.scheme}://{request.get_host()}", False
+    address = lan_addresses()[0]
+    host = f"{address}:{port}" if port else address
+    return f"{request.scheme}://{host}", address.startswith("127.")
+
+
+def split_host(host: str) -> tuple[str, str]:
+    """``192.168.1.20:8000`` → (``192.168.1.20``, ``8000``); ``[::1]:8000`` → (``[::1]``, ``8000``)."""
+    if host.startswith("["):
+        name, _sep, rest = host.partition("]")
+        return name + "]", rest.lstrip(":")
+    name, _sep, port = host.partition(":")
+    return name, port

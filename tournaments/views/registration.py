@@ -13,7 +13,7 @@ from clubs import access
 from clubs.access import members_only
 from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
-from server.network import lan_addresses
+from server.network import public_base
 from server.writes import ServiceError
 from tournaments import cards, selectors, services
 from tournaments.access import for_arbiter
@@ -26,8 +26,6 @@ from tournaments.forms import (
     TournamentSettingsForm,
 )
 from tournaments.models import Player, Tournament
-
-LOOPBACK = {"localhost", "127.0.0.1", "[::1]", "::1"}
 
 
 @members_only(Role.DEPUTY)
@@ -64,28 +62,9 @@ def tournament_create(request):
     return render(request, "tournaments/tournament_form.html", {"form": form})
 
 
-def _public_base(request) -> tuple[str, bool]:
-    """The address phones must open: the laptop's network address when the arbiter browses it as
-    localhost.  The flag says no network address was found (the QR codes would not work)."""
-    name, port = _split_host(request.get_host())
-    if name not in LOOPBACK:
-        return f"{request.scheme}://{request.get_host()}", False
-    address = lan_addresses()[0]
-    host = f"{address}:{port}" if port else address
-    return f"{request.scheme}://{host}", address.startswith("127.")
-
-
-def _split_host(host: str) -> tuple[str, str]:
-    if host.startswith("["):
-        name, _sep, rest = host.partition("]")
-        return name + "]", rest.lstrip(":")
-    name, _sep, port = host.partition(":")
-    return name, port
-
-
 def _tournament_page(request, tournament: Tournament, **forms):
     services.rounds_close_overdue(tournament_id=tournament.pk)  # nobody's screen closed them
-    base, loopback = _public_base(request)
+    base, loopback = public_base(request)
     context = {
         "tournament": tournament,
         "cards": cards.player_cards(tournament, base),
@@ -110,7 +89,7 @@ def tournament_detail(request, pk: int):
 @for_arbiter("tournament")
 def tournament_cards(request, pk: int):
     tournament = _tournament(pk)
-    base, loopback = _public_base(request)
+    base, loopback = public_base(request)
     context = {
         "tournament": tournament,
         "cards": cards.player_cards(tournament, base),
@@ -223,8 +202,12 @@ def player_edit(request, pk: int):
 @for_arbiter("player")
 @require_POST
 def player_remove(request, pk: int):
-    """A player registered by mistake, removed while they have no slip."""
+    """A player registered by mistake, removed while they have no slip; the button asks first (a
+    page saying who, with the confirming button), so a slip of the mouse removes nobody."""
     player = _player(pk)
+    if request.POST.get("confirmed") != "1":
+        context = {"player": player, "tournament": player.tournament}
+        return render(request, "tournaments/player_remove.html", context)
     try:
         services.player_remove(player=player)
     except ServiceError as error:

@@ -78,7 +78,19 @@ class Command(BaseCommand):
             help="how often waiting results are sent",
         )
 
-    def handle(self, *args, port: int, threads: int, no_serve: bool, chores_seconds: float, **options):
+    def handle(self, *args, **options):
+        """Ctrl+C stops the server, at any moment, with one sentence and no traceback (issue 23):
+        everything is kept in the database, and a round left running closes at the next start."""
+        try:
+            serving = self._serve(**options)
+        except KeyboardInterrupt:  # before serving (migrating, collecting the static files)
+            serving = True
+        if serving:
+            self.stdout.write("\n" + _("Arrêté. Tout est gardé dans %(path)s.") % {"path": settings.VAR_DIR})
+            self.stdout.flush()
+
+    def _serve(self, *, port: int, threads: int, no_serve: bool, chores_seconds: float, **options) -> bool:
+        """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         warm_up_rooms()
@@ -106,7 +118,7 @@ class Command(BaseCommand):
         self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
         self.stdout.flush()
         if no_serve:
-            return
+            return False
         from django.core.wsgi import get_wsgi_application
 
         from server import arrival
@@ -129,3 +141,4 @@ class Command(BaseCommand):
             ident="arbiter",
         )
         server.run()
+        return True
