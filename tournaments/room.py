@@ -187,12 +187,14 @@ def player_by_token_recent(token: str) -> Player | None:
     """``player_by_token`` as read at most ``settings.ROOM_MEMO_SECONDS`` ago and under the room's
     current mark (``players_mark``): when a round changes state every phone of the room asks for its
     new screen at once, and the room's players are read in one query for all of them; a player
-    renamed, moved or removed by any process is read again.  Read it, never change it."""
+    renamed, moved or removed by any process is read again: the mark is read afresh here (a slip,
+    a new screen), only the poll that finds nothing new (``player_ids``) takes it as remembered for
+    half a second, as it does the round.  Read it, never change it."""
     ids = player_ids(token)
     if ids is None:
         return None
     player_id, tournament_id = ids
-    mark = players_mark(tournament_id)  # read before the players: a change after it moves it again
+    mark = _read_mark(tournament_id)  # read before the players: a change after it moves it again
     player = None
     if mark is not None:
         read = _rooms.get(tournament_id, lambda: (mark, _room(tournament_id)), lambda kept: kept[0] == mark)

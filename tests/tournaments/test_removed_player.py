@@ -121,14 +121,6 @@ def test_a_paper_slip_or_a_correction_for_a_player_just_removed_is_refused_clear
     services.player_remove(player=stale)  # the arbiter's other tab: removed already, nothing to do
 
 
-def test_the_paper_slip_form_for_a_table_just_removed_says_so(arbiter_client, players, game):
-    rnd = _closed(game)
-    services.player_remove(player=players[2])
-    url = reverse("tournaments:slip_enter", kwargs={"pk": rnd.pk})
-    answer = arbiter_client.post(url, {"table_number": 3, "text": _top(rnd)}, follow=True)
-    assert "Aucun joueur à la table 3" in answer.content.decode()
-
-
 # -- the removed player's phone, whatever it asks ---------------------------------------------------
 
 
