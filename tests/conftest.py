@@ -19,6 +19,18 @@ def _cache_in_tmp(tmp_path_factory):
     os.environ["ARBITER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
 
 
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """``redis://127.0.0.1:<port>``: a Redis server of this test session's own, which no other program
+    on the machine uses (``tests.live_services.own_redis``); add a database number to it."""
+    from tests.live_services import own_redis
+
+    process, url = own_redis(tmp_path_factory.mktemp("redis"))
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+
+
 @pytest.fixture(autouse=True)
 def _accounts_are_arbiters_of_the_first_club(request):
     """Every account a test makes is an arbiter of the server's first club, as the laptop's arbiter

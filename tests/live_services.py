@@ -4,9 +4,12 @@ of their own): under CI=true an unreachable service fails the test, elsewhere it
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -57,6 +60,55 @@ def listening(port: int) -> bool:
         return True
     except OSError:
         return False
+
+
+#: Redis databases of the test session's own server (``own_redis``), one per use, so that a test's
+#: ``flushdb`` never empties another's keys.
+REDIS_DATABASES = {"faults": 1, "worker": 2, "cache": 3}
+
+
+def own_redis(folder: Path):
+    """A Redis server of this test session's own, on a free port with its files in ``folder`` (nothing
+    saved): ``(process, "redis://127.0.0.1:<port>")``.  No other program on the machine knows its
+    port, so none can empty or fill a database a test uses (on the machine's shared Redis, a program
+    using the same database number failed tests).  pytest-xdist's workers each start their own.
+    Without ``redis-server`` on the machine, the tests needing it skip; under CI=true they fail."""
+    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+    if binary is None:
+        _missing("redis-server is not installed")
+    for _attempt in range(3):  # a port found free may be taken before the server binds it
+        port = free_port()
+        command = [
+            binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
+            "--appendonly", "no", "--logfile", str(folder / f"redis-{port}.log"), "--daemonize", "no",
+        ]  # fmt: skip
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if _started(process, port):
+            return process, f"redis://127.0.0.1:{port}"
+        process.kill()
+        process.wait()
+    _missing(f"redis-server did not start (see {folder})")
+
+
+def _started(process: subprocess.Popen, port: int) -> bool:
+    """The server answers on ``port`` (False: it ended, its port taken meanwhile, or 20 s passed)."""
+    wait_for(lambda: process.poll() is not None or _pings(port), 20)
+    return process.poll() is None and _pings(port)
+
+
+def _pings(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _missing(why: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{why}: CI needs it.")
+    pytest.skip(why)
 
 
 @contextmanager

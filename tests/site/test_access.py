@@ -24,7 +24,7 @@ from clubs.urls import urlpatterns as clubs_urlpatterns
 from results.urls import urlpatterns as results_urlpatterns
 from review.urls import urlpatterns as review_urlpatterns
 from simultaneous.urls import urlpatterns as simultaneous_urlpatterns
-from tests.live_services import require_port
+from tests.live_services import REDIS_DATABASES
 from tournaments import services
 from tournaments.models import Player, Round, Submission
 from tournaments.player_urls import urlpatterns as player_urlpatterns
@@ -183,23 +183,25 @@ def test_without_a_proxy_setting_a_forwarded_header_changes_nothing(client, db, 
     assert codes == [404, 404, 429]
 
 
-REDIS_CACHE_URL = os.environ.get("TEST_REDIS_CACHE_URL", "redis://127.0.0.1:6379/14")
+@pytest.fixture
+def redis_cache_url(redis_server) -> str:
+    """A database of the session's own Redis server (tests/conftest.py)."""
+    return f"{redis_server}/{REDIS_DATABASES['cache']}"
 
 
-def test_with_redis_the_count_is_kept_where_every_process_reads_it(client, db, settings):
-    require_port("Redis", "127.0.0.1", 6379)
+def test_with_redis_the_count_is_kept_where_every_process_reads_it(client, db, settings, redis_cache_url):
     prefix = f"test-{secrets.token_hex(4)}"
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_CACHE_URL,
+            "LOCATION": redis_cache_url,
             "KEY_PREFIX": prefix,
         }
     }
     settings.TOKEN_GUESSES_PER_MINUTE = 3
     assert _guess(client, 4) == [404, 404, 404, 429]
     # Another process opens Redis on its own and finds the counter, with the minute running out.
-    server = redis.Redis.from_url(REDIS_CACHE_URL)
+    server = redis.Redis.from_url(redis_cache_url)
     (key,) = server.keys(f"{prefix}:*token-guesses:*")
     assert int(server.get(key)) == 4 and 0 < server.ttl(key) <= 60
     server.delete(key)
@@ -218,9 +220,9 @@ def test_a_cache_that_does_not_answer_lifts_the_brake_and_players_keep_playing(c
     assert client.get(_page(players[0].token)).status_code == 200
 
 
-def test_redis_url_puts_the_cache_in_redis(tmp_path):
+def test_redis_url_puts_the_cache_in_redis(tmp_path, redis_cache_url):
     show = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
-    done = _manage(tmp_path, "shell", "-v", "0", "-c", show, REDIS_URL=REDIS_CACHE_URL)
+    done = _manage(tmp_path, "shell", "-v", "0", "-c", show, REDIS_URL=redis_cache_url)
     assert done.stdout.strip() == "django.core.cache.backends.redis.RedisCache", done.stderr
     done = _manage(tmp_path, "shell", "-v", "0", "-c", show)
     assert done.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache", done.stderr

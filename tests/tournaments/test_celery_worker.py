@@ -10,18 +10,17 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import worker_game
-from tests.live_services import require_port, shared_database_url, use_broker, wait_for
+from tests.live_services import REDIS_DATABASES, shared_database_url, use_broker, wait_for
 from tournaments import services
 from tournaments.models import Round
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture
-def broker(settings):
-    require_port("Redis", "127.0.0.1", 6379)
-    with use_broker(settings, REDIS_URL) as url:
+def broker(settings, redis_server):
+    """A database of the session's own Redis server (tests/conftest.py)."""
+    with use_broker(settings, f"{redis_server}/{REDIS_DATABASES['worker']}") as url:
         yield url
 
 

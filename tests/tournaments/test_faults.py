@@ -39,9 +39,9 @@ from engine.movegen import Position, find_tops
 from lexicons.loaded import engine_lexicon
 from tests.fixtures import worker_game
 from tests.live_services import (
+    REDIS_DATABASES,
     free_port,
     listening,
-    require_port,
     shared_database_url,
     use_broker,
     wait_for,
@@ -52,7 +52,6 @@ from tournaments.models import Game, Player, Round, Submission, Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A Redis database of these tests only: emptied before and after each of them.
-REDIS_URL = os.environ.get("TEST_REDIS_FAULTS_URL", "redis://127.0.0.1:6379/14")
 #: A real broker address where nothing listens: connecting is refused, as when Redis is down.
 DEAD_REDIS_URL = "redis://127.0.0.1:1/0"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -88,11 +87,16 @@ app.worker_main(["worker", "--pool=" + pool, "--concurrency=1", "--loglevel=INFO
 
 
 @pytest.fixture
-def redis_broker(settings):
-    require_port("Redis", "127.0.0.1", 6379)
-    store = redis.Redis.from_url(REDIS_URL)
+def redis_url(redis_server) -> str:
+    """The broker's database on the session's own Redis server (tests/conftest.py)."""
+    return f"{redis_server}/{REDIS_DATABASES['faults']}"
+
+
+@pytest.fixture
+def redis_broker(settings, redis_url):
+    store = redis.Redis.from_url(redis_url)
     store.flushdb()
-    with use_broker(settings, REDIS_URL):
+    with use_broker(settings, redis_url):
         yield store
     store.flushdb()
     store.close()
@@ -107,13 +111,15 @@ def dead_broker(settings):
 class Workers:
     """Celery worker processes against the test's Redis and database, each logging to a file."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, redis_url: str):
         self.folder = folder
+        self.redis_url = redis_url
         self.started: list[tuple[subprocess.Popen, Path]] = []
 
     def start(self, *, stall: Path | None = None, pool: str = "solo", **env) -> subprocess.Popen:
         log = self.folder / f"worker-{len(self.started) + 1}.log"
-        environment = {**os.environ, "REDIS_URL": REDIS_URL, "DATABASE_URL": shared_database_url(), **env}
+        database = shared_database_url()
+        environment = {**os.environ, "REDIS_URL": self.redis_url, "DATABASE_URL": database, **env}
         if stall is None:
             command = [sys.executable, "-m", "celery", "-A", "arbiter", "worker", "--pool=solo", *QUIET]
         else:
@@ -147,8 +153,8 @@ class Workers:
 
 
 @pytest.fixture
-def workers(redis_broker, tmp_path):
-    running = Workers(tmp_path)
+def workers(redis_broker, redis_url, tmp_path):
+    running = Workers(tmp_path, redis_url)
     yield running
     running.stop()
 
