@@ -1,12 +1,14 @@
 """Issue 14 in a browser: a prepared simultaneous played in two centres of one server.  Vichy's
-arbiter makes the event and uploads its record; Moulins' arbiter and Vichy's join as centres from the
-"Simultanés" page and register two players each; the four players send their slips from their
-phones; Vichy plays three rounds while Moulins is one behind, then catches up.  The public page,
-opened without a login, ranks the four players on the rounds both centres have played, then on all
-three.  A third centre, Montluçon, played on its own laptop without Internet: the laptop is a second
-server on loopback (``tests.simultaneous.laptop``), its first try to send its results finds the
-federation's server unreachable, and once the hall's connection is back its server sends them: the
-public page ranks its players with the four others."""
+arbiter makes the event and uploads its record, then registers its centres on the event's page
+(issue 22): Vichy and Moulins live, Montluçon on its laptop.  Moulins' arbiter and Vichy's join as
+centres from the "Simultanés" page and register two players each; the four players send their slips
+from their phones; Vichy plays three rounds while Moulins is one behind, then catches up.  The public
+page, opened without a login, ranks Vichy's players on its three rounds and says Moulins is behind
+(issue 23), then the four players on all three.  Montluçon played on its own laptop without
+Internet: the laptop is a second server on loopback (``tests.simultaneous.laptop``), its first try to
+send its results finds the federation's server unreachable, and once the hall's connection is back
+its server sends them: the public page ranks its players with the four others, and the organiser sees
+the file on the event's page and withdraws it."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.clubs
 
 GAME_RECORD = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
 PASSWORD = "x-secret-123"
-ALL_CENTRES = "coups joués dans tous les centres"
+OVERALL = "Classement général sur"
 
 expect.set_options(timeout=10_000)
 
@@ -94,6 +96,7 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
         for name, club in clubs.items():
             user = User.objects.create_user(name.lower(), password=PASSWORD)
             Member.objects.create(club=club, user=user, role=Role.ARBITER)
+        montlucon = Club.objects.create(name="Montluçon")
     vichy = laptop.new_page()
     _log_in(vichy, base, "vichy")
     vichy.goto(f"{base}/simultanes/nouveau/")
@@ -103,6 +106,14 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
     vichy.get_by_label("Fichier de la partie préparée").set_input_files(str(GAME_RECORD))
     vichy.get_by_role("button", name="Créer le simultané").click()
     expect(vichy.get_by_role("heading", name="Simultané de la Toussaint")).to_be_visible()
+    # The organiser registers its centres: only they join or send results.
+    for club, mode in (("Vichy", "live"), ("Moulins", "live"), ("Montluçon", "offline")):
+        vichy.get_by_label("Club", exact=True).select_option(label=club)
+        vichy.get_by_label("Le centre joue").select_option(mode)
+        vichy.get_by_role("button", name="Inscrire le centre").click()
+        expect(vichy.locator("section").first.get_by_role("row").filter(has_text=club)).to_be_visible()
+    expect(vichy.get_by_text("pas encore rejoint")).to_have_count(2)
+    expect(vichy.get_by_text("aucun fichier reçu")).to_have_count(1)
     other = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     moulins = other.new_page()
     _log_in(moulins, base, "moulins")
@@ -139,20 +150,23 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
     public = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR").new_page()
     public.goto(f"{base}/simultane/{event.public_key}/")
     overall = public.locator("section").first
-    expect(overall.get_by_role("heading")).to_contain_text(
-        "Classement sur 2 coups joués dans tous les centres"
-    )
-    for name in players:
+    # Moulins, one round behind, does not cut the overall: it is ranked on Vichy's three rounds, and
+    # Moulins' players are in its own table until it catches up.
+    expect(overall.get_by_role("heading")).to_contain_text(f"{OVERALL} 3 coups")
+    expect(overall).to_contain_text("Moulins (2 coups)")
+    for name in ("Alice", "Bruno"):
         expect(overall.get_by_role("row", name=re.compile(name))).to_be_visible()
+    for name in ("Chloé", "Denis"):
+        expect(overall.get_by_role("row", name=re.compile(name))).to_have_count(0)
+        expect(public.get_by_role("row", name=re.compile(name))).to_be_visible()
     first_rows = overall.get_by_role("row").all_inner_texts()
-    assert re.search(rf"1\s+Alice.*{sum(tops[:2])}", first_rows[1] + first_rows[2], re.S)
+    assert re.search(rf"1\s+Alice.*{sum(tops)}", first_rows[1], re.S), first_rows
     public.screenshot(path=str(artifacts / "simultaneous-public.png"), full_page=True)
 
     assert play("Moulins", 3) == tops[2]
     public.reload()
-    expect(overall.get_by_role("heading")).to_contain_text(
-        "Classement sur 3 coups joués dans tous les centres"
-    )
+    expect(overall.get_by_role("heading")).to_contain_text(f"{OVERALL} 3 coups")
+    expect(overall).not_to_contain_text("En retard")
     texts = overall.get_by_role("row").all_inner_texts()
     leaders = [t for t in texts[1:] if t.startswith("1")]
     assert len(leaders) == 2 and all(str(sum(tops)) in t for t in leaders), texts
@@ -160,8 +174,6 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
     other.close()
 
     # -- Montluçon's laptop: offline at its first try, then its server sends the results -----------
-    with _orm():
-        montlucon = Club.objects.create(name="Montluçon")
     port = free_port()
     url = f"http://127.0.0.1:{port}/simultane/{event.public_key}/"
     hall = Laptop(tmp_path, GAME_RECORD, url, montlucon.upload_token, rounds=3)
@@ -176,12 +188,23 @@ def test_two_centres_play_one_prepared_simultaneous_at_their_own_pace(
         hall.stop()
         relay.stop()
     public.reload()
-    expect(overall.get_by_role("heading")).to_contain_text(
-        "Classement sur 3 coups joués dans tous les centres"
-    )
+    expect(overall.get_by_role("heading")).to_contain_text(f"{OVERALL} 3 coups")
     for name in (*players, "Émile", "Fanny"):
         expect(overall.get_by_role("row", name=re.compile(name))).to_be_visible()
     texts = overall.get_by_role("row").all_inner_texts()
     leaders = [t for t in texts[1:] if t.startswith("1")]
     assert len(leaders) == 3 and any("Émile" in t for t in leaders), texts  # the laptop's player too
     public.screenshot(path=str(artifacts / "simultaneous-public-three-centres.png"), full_page=True)
+
+    # The organiser sees Montluçon's file on the event's page and withdraws it: the public page no
+    # longer ranks its players.
+    vichy.goto(f"{base}/simultanes/{event.pk}/")
+    centres_table = vichy.locator("section").first
+    row = centres_table.get_by_role("row").filter(has_text="Montluçon")
+    expect(row).to_contain_text("2 joueurs, 3 coups")
+    vichy.screenshot(path=str(artifacts / "simultaneous-centres.png"), full_page=True)
+    row.get_by_role("button", name="Retirer le fichier de Montluçon").click()
+    expect(centres_table.get_by_role("row").filter(has_text="Montluçon")).to_contain_text("retiré le")
+    public.reload()
+    expect(overall.get_by_role("row", name=re.compile("Émile"))).to_have_count(0)
+    expect(overall.get_by_role("row", name=re.compile("Alice"))).to_be_visible()
