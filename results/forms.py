@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from results import reading
+from results import outbox, reading
 from results.models import Printout
 from server.writes import ServiceError
 from tournaments.forms import read_upload
@@ -62,9 +62,25 @@ class PrintoutForm(forms.Form):
 
 
 class OutboxForm(forms.Form):
+    """Where the results go and with what token: both end in the request (its address, a header), so
+    both are checked here as the service checks them, with the service's sentence."""
+
     url = forms.CharField(
         label=_("adresse de la page publique du simultané"),
         max_length=300,
         help_text=_("Telle que l'organisateur l'a envoyée : https://…/simultane/…/"),
     )
     token = forms.CharField(label=_("jeton de votre club"), max_length=64)
+
+    def clean_url(self) -> str:
+        return self._checked(outbox.event_address, self.cleaned_data["url"]).url
+
+    def clean_token(self) -> str:
+        return self._checked(outbox.club_token, self.cleaned_data["token"])
+
+    @staticmethod
+    def _checked(check, value: str):
+        try:
+            return check(value)
+        except ServiceError as error:
+            raise forms.ValidationError(error.text()) from None

@@ -9,18 +9,44 @@ register(
             "en": "This printout is about one game: choose it.",
         },
         "outbox_url": {
-            "fr": "Donnez l'adresse de la page publique du simultané (…/simultane/…/), telle que "
-            "l'organisateur l'a envoyée.",
-            "en": "Give the address of the event's public page (…/simultane/…/), as the organiser sent it.",
+            "fr": "Donnez l'adresse de la page publique du simultané (https://…/simultane/…/), telle que "
+            "l'organisateur l'a envoyée : l'adresse d'un serveur public, sans nom d'utilisateur, ni "
+            "« ? », ni « # ».",
+            "en": "Give the address of the event's public page (https://…/simultane/…/), as the organiser "
+            "sent it: a public server's address, with no user name, '?' or '#'.",
         },
         "outbox_unreachable": {
-            "fr": "Serveur injoignable ({detail}) : les résultats attendent ici, nouvel essai toutes les "
-            "30 s.",
-            "en": "Server unreachable ({detail}): the results wait here, tried again every 30 s.",
+            "fr": "Serveur injoignable, ou sa réponse n'est pas celle du serveur de la fédération (vérifiez "
+            "l'adresse) : les résultats attendent ici, nouvel essai toutes les 30 s.",
+            "en": "Server unreachable, or its answer is not the federation server's (check the address): "
+            "the results wait here, tried again every 30 s.",
         },
         "outbox_token": {
-            "fr": "Donnez le jeton de votre club (page du club sur le serveur de la fédération).",
-            "en": "Give your club's token (the club's page on the federation's server).",
+            "fr": "Donnez le jeton de votre club, tel que la page du club sur le serveur de la fédération "
+            "l'affiche (lettres, chiffres, « - » et « _ », de 16 à 64).",
+            "en": "Give your club's token as the club's page on the federation's server shows it "
+            "(letters, digits, '-' and '_', 16 to 64 of them).",
+        },
+        "outbox_refused": {
+            "fr": "Refusé par le serveur : {reason}",
+            "en": "Refused by the server: {reason}",
+        },
+        "outbox_address_dropped": {
+            "fr": "Jamais envoyé : cette adresse n'est plus acceptée (seules les pages publiques de "
+            "simultané sur un serveur public le sont). Envoyez à nouveau avec l'adresse de l'organisateur.",
+            "en": "Never sent: this address is no longer accepted (only an event's public page on a public "
+            "server is). Send again with the organiser's address.",
+        },
+        "outbox_token_dropped": {
+            "fr": "Jamais envoyé : ce jeton n'est pas un jeton de club. Envoyez à nouveau avec celui de la "
+            "page du club.",
+            "en": "Never sent: this token is not a club token. Send again with the one on the club's page.",
+        },
+        "outbox_failed": {
+            "fr": "Envoi abandonné : une erreur sur cet ordinateur (notée dans son journal). Envoyez à "
+            "nouveau les résultats.",
+            "en": "Sending given up: an error on this computer (written in its log). Send the results "
+            "again.",
         },
         "export_no_round": {
             "fr": "Aucun coup n'a encore été placé : la partie n'a rien à exporter.",

@@ -16,18 +16,11 @@ from results.access import for_arbiter
 from results.forms import MergeForm, OutboxForm, PrintoutForm
 from results.models import MergedResults, Outbox, Printout
 from server.converters import IdConverter
+from server.downloads import download
 from server.writes import ServiceError
 from tournaments import services as tournament_services
 from tournaments import standings
 from tournaments.models import Game, Tournament
-
-
-def _download(filename: str, mimetype: str, data: bytes, *, inline: bool = False) -> HttpResponse:
-    response = HttpResponse(data, content_type=mimetype)
-    disposition = "inline" if inline else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
-    return response
-
 
 # -- live rankings -------------------------------------------------------------------------------
 
@@ -119,7 +112,7 @@ def printout_detail(request, pk: int):
 @for_arbiter("printout")
 def printout_pdf(request, pk: int):
     printout = get_object_or_404(Printout, pk=pk, status=Printout.Status.DONE)
-    return _download(printout.filename, "application/pdf", bytes(printout.pdf), inline=True)
+    return download(printout.filename, "application/pdf", bytes(printout.pdf), inline=True)
 
 
 # -- exports -------------------------------------------------------------------------------------
@@ -131,9 +124,9 @@ def game_export(request, pk: int, what: str):
     federation's file."""
     game = _game(pk)
     if what == "partie":
-        return _download(*exports.game_record_file(game))
+        return download(*exports.game_record_file(game))
     if what == "resultats":
-        return _download(*exports.results_file(game))
+        return download(*exports.results_file(game))
     ranking = standings.game_ranking(game)
     return _ranking_export(what, ranking, f"partie-{game.number}", game.tournament.sheet_language)
 
@@ -147,9 +140,9 @@ def tournament_export(request, pk: int, what: str):
 
 def _ranking_export(what: str, ranking, stem: str, lang: str) -> HttpResponse:
     if what == "csv":
-        return _download(f"{stem}.csv", "text/csv; charset=utf-8", exports.ranking_csv(ranking, lang=lang))
+        return download(f"{stem}.csv", "text/csv; charset=utf-8", exports.ranking_csv(ranking, lang=lang))
     if what == "federation":
-        return _download(
+        return download(
             f"{stem}-federation.txt", "text/plain; charset=iso-8859-1", exports.federation_file(ranking)
         )
     raise Http404
@@ -198,7 +191,7 @@ def merge_export(request, pk: int, what: str):
         return _merge_unreadable(request, error)
     ranking = merges.merged_ranking(result)
     if what == "pdf":
-        return _download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
+        return download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
     return _ranking_export(what, ranking, f"fusion-{merged.pk}", "fr")
 
 

@@ -118,6 +118,7 @@ class Laptop:
         self.folder = folder
         self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         self.env.update(ARBITER_VAR_DIR=str(folder / "var"), DJANGO_SETTINGS_MODULE="arbiter.settings")
+        self.env["ARBITER_OUTBOX_ALLOW_PRIVATE"] = "true"  # its federation server is on loopback
         made = subprocess.run(
             [sys.executable, "-m", "tests.simultaneous.laptop", str(record), url, token, str(rounds)],
             cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=180,
