@@ -180,7 +180,10 @@ def post(address: Address, body: bytes, headers: dict[str, str], *, allow_privat
         connection.request("POST", address.path, body=body, headers={**headers, "Connection": "close"})
         answer = connection.getresponse()
         media_type = (answer.getheader("Content-Type") or "").split(";")[0].strip().lower()
-        return Answer(answer.status, media_type, answer.read(MAX_ANSWER))
+        body = answer.read(MAX_ANSWER)
+        if connection.cut_short:
+            raise TimeoutError("the deadline cut the answer")
+        return Answer(answer.status, media_type, body)
     except (OSError, http.client.HTTPException, ValueError) as error:
         logger.info("POST %s: no usable answer (%r)", address.url, error)
         raise Unreachable from None
@@ -230,6 +233,8 @@ class _Pinned(http.client.HTTPConnection):
     def __init__(self, host: str, port: int, family: int, sockaddr: tuple, timeout: float):
         super().__init__(host, port, timeout=timeout)
         self.family, self.sockaddr = family, sockaddr
+        #: The deadline came: what was read may be cut anywhere, even where it looks whole.
+        self.cut_short = False
 
     def connect(self) -> None:
         sock = socket.socket(self.family, socket.SOCK_STREAM)
@@ -244,6 +249,7 @@ class _Pinned(http.client.HTTPConnection):
 
     def cut(self) -> None:
         """The deadline: whatever is being read or written ends now."""
+        self.cut_short = True
         sock = self.sock
         if sock is not None:
             with contextlib.suppress(OSError):

@@ -14,6 +14,7 @@ import re
 import socket
 import socketserver
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from django.utils.http import parse_header_parameters
 from clubs.models import Club, Member, Role
 from results import exports, outbox
 from results.models import Outbox, Printout
+from server import outbound
 from server.downloads import content_disposition
 from server.writes import ServiceError
 from tests.live_services import free_port
@@ -81,13 +83,13 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class Garbage(socketserver.ThreadingTCPServer):
-    """Something on a port that is not a web server: it answers bytes that are not HTTP."""
+class Raw(socketserver.ThreadingTCPServer):
+    """A server on loopback speaking as ``handler`` does, HTTP or not."""
 
     daemon_threads = True
 
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), _Garbage)
+    def __init__(self, handler):
+        super().__init__(("127.0.0.1", 0), handler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     def close(self) -> None:
@@ -96,9 +98,22 @@ class Garbage(socketserver.ThreadingTCPServer):
 
 
 class _Garbage(socketserver.BaseRequestHandler):
+    """Something on a port that is not a web server: it answers bytes that are not HTTP."""
+
     def handle(self):
         self.request.recv(65536)
         self.request.sendall(b"\x00\x01SSH-2.0-internal-service secret banner\r\n\r\n")
+
+
+class _Dribbling(socketserver.BaseRequestHandler):
+    """A web server that starts its answer, then sends one byte of it now and then, for seconds."""
+
+    def handle(self):
+        self.request.recv(65536)
+        self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+        for _ in range(30):
+            self.request.sendall(b"X")
+            time.sleep(0.2)
 
 
 @pytest.fixture
@@ -240,13 +255,14 @@ def test_a_closed_port_a_silent_one_another_protocol_and_a_web_server_all_read_u
 ):
     monkeypatch.setattr(outbox, "TIMEOUT_SECONDS", 0.5)
     monkeypatch.setattr(outbox, "DEADLINE_SECONDS", 1)
-    garbage = Garbage()
-    servers.append(garbage)
+    garbage, dribbling = Raw(_Garbage), Raw(_Dribbling)
+    servers.extend((garbage, dribbling))
     secret = b"internal secret: redis 6379 password hunter2"
     ports = {
         "closed": free_port(),
         "silent": _silent(servers),
         "not http": garbage.server_address[1],
+        "dribbling": dribbling.server_address[1],
         "500": _answering(servers, 500, secret, "text/plain").port,
         "502 json": _answering(servers, 502, json.dumps({"fr": secret.decode()}).encode()).port,
         "403 text": _answering(servers, 403, secret, "text/plain").port,
@@ -259,6 +275,16 @@ def test_a_closed_port_a_silent_one_another_protocol_and_a_web_server_all_read_u
         row = outbox.outbox_add(game=played, url=_page(port), token=TOKEN)
         said[what] = (row.status, row.last_error)
     assert set(said.values()) == {(Outbox.Status.PENDING, _unreachable())}, said
+
+
+def test_an_answer_the_deadline_cut_is_no_answer(servers):
+    """A server that looks like it answers, a byte now and then, is given up at the deadline, and what
+    it sent by then (a status line, part of a header) is not taken for a whole answer."""
+    dribbling = Raw(_Dribbling)
+    servers.append(dribbling)
+    address = outbound.parse_address(_page(dribbling.server_address[1]), allow_private=True)
+    with pytest.raises(outbound.Unreachable):
+        outbound.post(address, b"{}", {}, allow_private=True, timeout=0.5, deadline=1)
 
 
 def test_a_redirect_is_not_followed(played, servers, loopback_allowed):
