@@ -105,7 +105,7 @@ def training_player(request, token: str, game: int):
     """A player trains on a game they played, from their join link (the phone offers it with the
     review): the game's own page, where only the time per round and topping are chosen."""
     if room.player_by_token(token) is None:
-        return unknown_token(request)
+        return unknown_token(request, token)
     source = {"kind": "player", "token": token, "game": game}
     try:
         found = access.game_for(request.user, source)

@@ -21,7 +21,7 @@ from clubs.models import Club, Member, Role
 from lexicons.loaded import lexicon_default_row
 from lexicons.services import lexicon_upload
 from simultaneous import services as events
-from simultaneous.models import Centre, Event
+from simultaneous.models import Centre, Event, Registration, Upload
 from tournaments import services as room
 from tournaments.models import Game, Round
 from training import services, state
@@ -33,6 +33,12 @@ GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-
 CLOSED = "Vous n'avez pas accès à cette partie"
 LIST_CLOSED = "Vous n'avez pas accès à ce dictionnaire"
 SECRET = "reste secrète tant que tous ses centres"
+
+
+@pytest.fixture(autouse=True)
+def _no_brake(settings):
+    """These tests start many trainings from one client; the brake on new games has its own tests."""
+    settings.TRAINING_GAMES_PER_MINUTE = 1000
 
 
 def _member(club: Club, name: str, role: str = Role.ARBITER) -> User:
@@ -202,16 +208,14 @@ def test_a_player_trains_on_their_own_game_through_their_link_only(client, club_
 
 
 def _centre(event: Event, club: Club, arbiter: User) -> Centre:
-    """``club`` plays the prepared event in its own room (made as ``event_join`` makes it)."""
-    tournament = room.tournament_create(
-        created_by=arbiter, owner=club, lexicon=event.lexicon, name=event.name, date=event.date
-    )
-    game = room.game_start(tournament=tournament, prepared=event.record)
-    return Centre.objects.create(event=event, club=club, tournament=tournament, game=game)
+    """``club`` registered by the organiser, playing the event live in its own room."""
+    events.centre_register(event=event, club=club, mode=Registration.Mode.LIVE)
+    return events.event_join(event=event, club=club, created_by=arbiter)
 
 
 def test_a_simultaneous_game_stays_secret_until_every_centre_has_finished(client, db):
     a, b = Club.objects.create(name="Vichy"), Club.objects.create(name="Moulins")
+    late, offline = Club.objects.create(name="Cusset"), Club.objects.create(name="Gannat")
     arbiter_a, arbiter_b = _member(a, "arbitre-a"), _member(b, "arbitre-b")
     event = events.event_create(
         organiser=a, created_by=arbiter_a, name="Simultané de novembre", date=datetime.date(2026, 11, 28),
@@ -226,26 +230,47 @@ def test_a_simultaneous_game_stays_secret_until_every_centre_has_finished(client
     admin.force_login(User.objects.create_superuser("admin", password="x-secret-123"))
     link = f"/entrainement/j/{player.token}/{first.game_id}/"
     client.force_login(arbiter_a)
+
+    def secret() -> bool:
+        """Whether Vichy's game is no one's to train on (and said so), whoever asks."""
+        hidden = [
+            first.game_id not in _offered(_text(c.get("/entrainement/")), "game") for c in (client, admin)
+        ]
+        refused = _start(client, source="club", game=str(first.game_id))
+        by_link = Client().get(link)
+        said = [refused.status_code == 200 and CLOSED in _text(refused)]
+        said.append(by_link.status_code == 404 and SECRET in _text(by_link))
+        assert len(set(hidden + said)) == 1, (hidden, said)
+        return hidden[0]
+
     # Vichy is done, Moulins has not played: the game is no one's to train on yet.
-    for someone in (client, admin):
-        assert first.game_id not in _offered(_text(someone.get("/entrainement/")), "game")
-        refused = _start(someone, source="club", game=str(first.game_id))
-        assert refused.status_code == 200 and state.COOKIE not in refused.cookies
-    anonymous = Client()
-    page = anonymous.get(link)
-    assert page.status_code == 404 and SECRET in _text(page)
-    assert state.COOKIE not in anonymous.post(link, {"seconds": "60"}).cookies
+    assert secret()
+    assert state.COOKIE not in Client().post(link, {"seconds": "60"}).cookies
     # A cookie made before (or elsewhere) is refused too.
     client.cookies[state.COOKIE] = state.dumps(
         state.Training(source={"kind": "club", "game": first.game_id}, seconds=60, topping=False)
     )
     assert SECRET in _text(client.get("/entrainement/coup/"))
-    # Moulins plays it and ends: the game is offered, to its club, and to its player by their link.
+    # Moulins plays it and ends; a club registered to play live has not joined, one registered to
+    # play on its laptop has not sent its results: still secret.
+    events.centre_register(event=event, club=late, mode=Registration.Mode.LIVE)
+    events.centre_register(event=event, club=offline, mode=Registration.Mode.OFFLINE)
     _play_round(second.game)
     room.game_end(game_id=second.game_id)
+    assert secret()
+    # The late club withdrawn; the laptop's file holds one round, then all of them.
+    events.centre_withdraw(event=event, registration_id=Registration.objects.get(club=late).pk)
+    assert secret()
+    rounds = len(event.record["rounds"])
+    sent = Upload.objects.create(event=event, club=offline, data="{}", players=3, rounds=1)
+    assert secret()
+    Upload.objects.filter(pk=sent.pk).update(rounds=rounds)
+    # Every centre is done: the game is offered, to its club, and to its player by their link.
+    assert not secret()
     page = _text(client.get("/entrainement/"))
     assert first.game_id in _offered(page, "game") and second.game_id not in _offered(page, "game")
     assert _start(client, source="club", game=str(first.game_id)).status_code == 302
+    anonymous = Client()
     assert anonymous.post(link, {"seconds": "60"}).status_code == 302
     assert "Coup 1 sur 1" in _text(anonymous.get("/entrainement/coup/"))
     assert services.game_of(state.loads(anonymous.cookies[state.COOKIE].value)).rounds == 1
