@@ -21,7 +21,7 @@ from engine.ranking import rounded
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
-from tournaments.room import current_round_recent, round_slips_kept
+from tournaments.room import current_round_recent, round_slips_kept, shown_key
 from tournaments.selectors import round_key
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
@@ -151,6 +151,12 @@ class Screen:
         if sub is not None:
             shown = (sub.pk, sub.ref, sub.word, sub.claimed, sub.received_at.isoformat())
         return _key(shown, self.phase == Phase.RUNNING, get_language())
+
+    @property
+    def player_key(self) -> str:
+        """The name and table shown, in a few characters (``room.shown_key``): the phone sends it
+        back on its poll and is redrawn when they changed."""
+        return shown_key(self.player.name, self.player.table_number)
 
     @property
     def spoken(self) -> str:

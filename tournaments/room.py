@@ -4,6 +4,7 @@ costs no query."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import uuid
@@ -207,8 +208,22 @@ def player_by_token_recent(token: str) -> Player | None:
 
 
 #: A token's player and tournament never change: a few tournaments' players are remembered, each
-#: under the room's mark it was read with (a player removed since is read again: gone).
-_player_ids: memo.Kept[tuple[int, int, str | None]] = memo.Kept(20_000)
+#: under the room's mark it was read with (a player removed since is read again: gone), with the key
+#: of the name and table their phone shows (``shown_key``; a player renamed is read again too).
+_player_ids: memo.Kept[tuple[int, int, str | None, str]] = memo.Kept(20_000)
+
+
+def shown_key(name: str, table_number: int) -> str:
+    """What a phone shows of its player (name, table), in a few characters: the phone sends it back
+    on its poll (``p``), and a phone showing another name or table is redrawn (issue 23)."""
+    return hashlib.blake2s(f"{table_number}\x00{name}".encode(), digest_size=6).hexdigest()
+
+
+def player_shown(token: str) -> str:
+    """``shown_key`` of the token's player as ``player_ids`` last read it (call it after that): the
+    row is read again whenever the room's mark moves, so a poll compares without a query."""
+    known = _player_ids.get(token)
+    return known[3] if known is not None else ""
 
 
 def player_ids(token: str) -> tuple[int, int] | None:
@@ -223,14 +238,15 @@ def player_ids(token: str) -> tuple[int, int] | None:
         mark = players_mark(known[1])
         if mark is None or mark == known[2]:
             return known[0], known[1]
-    row = Player.objects.filter(token=token).values_list("pk", "tournament_id").first()
+    fields = ("pk", "tournament_id", "name", "table_number")
+    row = Player.objects.filter(token=token).values_list(*fields).first()
     if row is None:
         _player_ids.pop(token)
         return None  # not remembered: the player may be registered in a moment
     if known is None:
         mark = players_mark(row[1])
-    _player_ids.put(token, (row[0], row[1], mark))
-    return row
+    _player_ids.put(token, (row[0], row[1], mark, shown_key(row[2], row[3])))
+    return row[0], row[1]
 
 
 def player_removed(token: str) -> bool:

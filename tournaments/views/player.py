@@ -155,7 +155,10 @@ def player_status(request, token: str):
     if ids is None:
         return _unknown(request, token)
     signature = _close_if_due(ids[1], pushed=request.GET.get("k", ""))
-    if request.GET.get("s") == signature.key:
+    # ``p``: the name and table the phone shows; another (renamed, moved, or drawn from a memo
+    # older than the change) is redrawn, whatever the round (issue 23).
+    shown = request.GET.get("p", "")
+    if request.GET.get("s") == signature.key and shown in ("", room.player_shown(token)):
         response = HttpResponse(status=204)
         if signature.remaining is not None:
             response["X-Remaining"] = f"{signature.remaining:.1f}"

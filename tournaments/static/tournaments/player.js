@@ -495,6 +495,9 @@
   document.addEventListener("htmx:configRequest", function (event) {
     if (!isStatus(event)) return;
     if (pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
+    // The name and table shown (issue 23): another, and the server redraws them whatever the round.
+    var status = $("player-status");
+    if (status && status.getAttribute("data-key")) event.detail.parameters.p = status.getAttribute("data-key");
     // The board and the receipt shown: the server leaves them out of its answer if they are the same.
     var board = $("player-board"), receipt = $("player-receipt");
     if (board && board.getAttribute("data-key")) event.detail.parameters.b = board.getAttribute("data-key");
