@@ -7,14 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
-
-from django.core.cache import cache
 
 from engine import record as engine_record
 from engine.board import Board
-from engine.cli import play_game
 from engine.lexicon import Lexicon
 from engine.movegen import Position
 from engine.notation import RackText
@@ -25,9 +22,8 @@ from lexicons.models import LexiconList
 from results.exports import game_record
 from server.writes import ServiceError
 from tournaments.models import Game
+from training import searches, worker
 
-#: A random game's record is kept a week: friends playing the same seed pay its search once.
-RANDOM_SECONDS = 7 * 24 * 3600
 #: A seed as people write it: up to 9 digits.
 MAX_SEED = 999_999_999
 #: Rounds of a training game (its state is a cookie: a whole game's slips must fit in it).
@@ -44,6 +40,10 @@ class TrainingGame:
     plays: tuple[Play, ...]
     lexicon: Lexicon
     seed: int | None = None
+    #: The word list's file and name (the worker loads it from there).
+    words: tuple[str, str] = ("", "")
+    #: Each round's best placements as JSON (``training.searches``), once searched.
+    best: tuple[list[dict], ...] | None = None
 
     @cached_property
     def key(self) -> str:
@@ -71,8 +71,9 @@ class TrainingGame:
 
 
 def _replayed(
-    data: dict | bytes | str, lexicon: Lexicon, title: str, seed: int | None = None
+    data: dict | bytes | str, row: LexiconList, title: str, seed: int | None = None
 ) -> TrainingGame:
+    lexicon = engine_lexicon(row)
     try:
         record = engine_record.parse(data)
         replay = engine_record.check(record, lexicon)
@@ -80,7 +81,7 @@ def _replayed(
         raise ServiceError.because("training_file_invalid", error.message) from None
     if len(record.rounds) > MAX_ROUNDS:
         raise ServiceError("training_too_long", rounds=MAX_ROUNDS)
-    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed)
+    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed, (row.path, row.name))
 
 
 def club_game(game_id: int) -> TrainingGame:
@@ -94,7 +95,7 @@ def club_game(game_id: int) -> TrainingGame:
         data = game_record(game)
     except ServiceError:
         raise ServiceError("training_game_gone") from None
-    return _replayed(data, engine_lexicon(game.tournament.lexicon), str(game))
+    return _replayed(data, game.tournament.lexicon, str(game))
 
 
 def new_seed() -> int:
@@ -102,22 +103,29 @@ def new_seed() -> int:
 
 
 def random_game(seed: int, row: LexiconList | None = None) -> TrainingGame:
-    """The game drawn by the rules from ``seed`` (``python -m engine play --seed``), kept a week."""
+    """The game drawn by the rules from ``seed`` (``python -m engine play --seed``) with its best
+    placements, searched by the worker (``worker.Preparing`` until then) and kept."""
     row = row or lexicon_default_row()
-    lexicon = engine_lexicon(row)
-    key = f"training-random:{row.sha256}:{seed}"
-    data = cache.get(key)
-    if data is None:
-        data = engine_record.to_dict(play_game(seed, lexicon))
-        cache.set(key, data, RANDOM_SECONDS)
-    return _replayed(data, lexicon, "", seed)
+    key = f"training-game:{row.sha256}:{seed}"
+    found = worker.prepared(key, searches.random_record, seed, row.path, row.name)
+    return replace(_replayed(found["record"], row, "", seed), best=tuple(found["best"]))
+
+
+def with_best(game: TrainingGame) -> TrainingGame:
+    """``game`` with its rounds' best placements, searched by the worker (``worker.Preparing`` until
+    then) and kept under the game's key."""
+    if game.best is not None:
+        return game
+    record = engine_record.to_dict(game.record)
+    found = worker.prepared(f"training-best:{game.key}", searches.best_lists, record, *game.words)
+    return replace(game, best=tuple(found))
 
 
 def keep_file(record: dict) -> str:
-    """A prepared game file's record kept in the cache (a week) under its checksum, which the player's
-    cookie carries instead of the whole record."""
+    """A prepared game file's record kept with training's searches (``worker.store``, as long as the
+    player's state) under its checksum, which the player's cookie carries instead of the whole record."""
     key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:32]
-    cache.set(f"training-file:{key}", record, RANDOM_SECONDS)
+    worker.store().set(f"training-file:{key}", record, worker.KEPT_SECONDS)
     return key
 
 
@@ -125,9 +133,8 @@ def file_game(data: bytes | str | dict, row: LexiconList | None = None) -> Train
     """A prepared game file (its bytes, its record, or the checksum ``keep_file`` gave), replayed with
     the chosen list."""
     if isinstance(data, str) and len(data) == 32 and not data.lstrip().startswith("{"):
-        kept = cache.get(f"training-file:{data}")
+        kept = worker.store().get(f"training-file:{data}")
         if kept is None:
             raise ServiceError("training_game_gone")
         data = kept
-    row = row or lexicon_default_row()
-    return _replayed(data, engine_lexicon(row), "")
+    return _replayed(data, row or lexicon_default_row(), "")

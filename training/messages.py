@@ -69,6 +69,18 @@ register(
             "fr": "Abandonné : {seconds} s comptées ({penalty} s de pénalité en plus).",
             "en": "Given up: {seconds} s counted (a {penalty} s penalty added).",
         },
+        "training_preparing": {
+            "fr": "La partie se prépare : elle s'affiche dans un instant.",
+            "en": "The game is being prepared: it will show in a moment.",
+        },
+        "training_busy": {
+            "fr": "Le serveur prépare déjà d'autres parties : réessayez dans un instant.",
+            "en": "The server is already preparing other games: try again in a moment.",
+        },
+        "training_games_too_many": {
+            "fr": "Trop de nouvelles parties depuis cet appareil : réessayez dans {seconds} s.",
+            "en": "Too many new games from this device: try again in {seconds} s.",
+        },
         "training_no_slip": {
             "fr": "Pas de bulletin : 0.",
             "en": "No slip: 0.",

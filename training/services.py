@@ -15,11 +15,12 @@ from engine.grading import Grade, Mode, Sanction, end_penalty, grade_text, warni
 from engine.messages import Message
 from engine.play import Play
 from engine.ranking import percent, rounded
-from review.rounds import best_placements
 from server.writes import ServiceError
+from tournaments.plays import play_from_json
 from training import access
-from training.games import TrainingGame, club_game, file_game, random_game
+from training.games import TrainingGame, club_game, file_game, random_game, with_best
 from training.state import Result, Training
+from training.worker import Preparing
 
 #: §3.3.3: a slip handed in a moment after the call still counts.
 GRACE_SECONDS = 2
@@ -33,7 +34,12 @@ TIMINGS = (180, 120, 60, 0)
 
 def game_of(state: Training, user=None) -> TrainingGame:
     """The game a state plays, read again from its source, if ``user`` (None: a visitor without
-    login) may still train on it (``training.access``: checked at every read of the cookie)."""
+    login) may still train on it (``training.access``: checked at every read of the cookie), with its
+    best placements (``worker.Preparing`` while the worker searches them)."""
+    return with_best(_source_game(state, user))
+
+
+def _source_game(state: Training, user) -> TrainingGame:
     source = state.source
     kind = source.get("kind")
     if kind in ("club", "player"):
@@ -55,16 +61,28 @@ def training_start(
     state = Training(
         source=source, seconds=seconds, topping=topping, started=time.time() if now is None else now
     )
-    game_of(state, user)
+    try:
+        game_of(state, user)
+    except Preparing:
+        state.started = 0.0  # the clock starts once the game is ready (training_ready)
+    return state
+
+
+def training_ready(state: Training, game: TrainingGame, *, now: float | None = None) -> Training:
+    """The game is ready: a clock that waited for it starts now, and a slip that came while the game
+    was being prepared again (the server restarted, say) is graded as of when it came."""
+    now = time.time() if now is None else now
+    if not state.started:
+        state.started = now
+    slip, state.pending = state.pending, ""
+    if slip and not state.done and state.number <= game.rounds:
+        training_slip(state, game, slip, now=state.pending_at)
     return state
 
 
 def best_of(game: TrainingGame, number: int) -> list[Play]:
-    """The round's best placements (the first is the top), cached by game and round."""
-    position = game.position(number)
-    return best_placements(
-        f"training-best:{game.key}:{number}", position.board, position.rack, game.lexicon, number == 1
-    )
+    """The round's best placements (the first is the top), searched with the game (``game_of``)."""
+    return [play_from_json(data) for data in with_best(game).best[number - 1]]
 
 
 def top_score(game: TrainingGame, number: int) -> int:

@@ -46,7 +46,8 @@ class Training:
     topping: bool
     #: The round being played (1-based); past the last round, the game is over.
     number: int = 1
-    #: When the round started (seconds since the epoch, the server's clock).
+    #: When the round started (seconds since the epoch, the server's clock); 0: not yet, the game
+    #: is being prepared (``training.worker``).
     started: float = 0.0
     #: The round is over; its result is the last of ``results``.
     done: bool = False
@@ -55,6 +56,9 @@ class Training:
     tries: int = 0
     last_try: str = ""
     last_paid: int = 0
+    #: A slip that came while the game was being prepared again, and when (graded once it is ready).
+    pending: str = ""
+    pending_at: float = 0.0
 
 
 def dumps(state: Training) -> str:

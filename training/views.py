@@ -18,6 +18,7 @@ from engine import record as engine_record
 from review.chart import cumulative_chart
 from review.reads import LinePoint
 from review.rounds import Slip, round_view
+from server import quotas
 from server.language import interface_language
 from server.writes import ServiceError
 from tournaments import room
@@ -28,6 +29,7 @@ from tournaments.views.player import token_guard, unknown_token
 from training import access, services, state
 from training.forms import StartForm, TimingForm
 from training.games import keep_file, new_seed
+from training.worker import RETRY_SECONDS, Preparing
 
 
 def _open(view):
@@ -72,6 +74,12 @@ def training_home(request):
     if request.method == "GET":
         form = StartForm(user=request.user)
         return render(request, "training/start.html", {"form": form, "current": current})
+    wait = quotas.spend("training-game", request, settings.TRAINING_GAMES_PER_MINUTE)
+    if wait:  # each new game costs the worker a search: a stranger's loop is told to wait
+        form = StartForm(initial=request.POST.dict(), user=request.user)
+        error = ServiceError("training_games_too_many", seconds=wait).text()
+        context = {"form": form, "current": current, "error": error}
+        return _retry_after(render(request, "training/start.html", context, status=429), wait)
     form = StartForm(request.POST, request.FILES, user=request.user)
     if not form.is_valid():
         return render(request, "training/start.html", {"form": form, "current": current})
@@ -95,8 +103,28 @@ def training_home(request):
         response = _with_state(request, redirect("training:round"), started)
     except ServiceError as error:
         form.add_error(None, error.text())
-        return render(request, "training/start.html", {"form": form, "current": current})
+        response = render(request, "training/start.html", {"form": form, "current": current})
+        return _busy(response) if error.message.code == "training_busy" else response
     return response
+
+
+def _retry_after(response, seconds: int):
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def _busy(response):
+    """The worker has enough searches waiting: 503, try again in a moment."""
+    response.status_code = 503
+    return _retry_after(response, RETRY_SECONDS)
+
+
+def _preparing(request, error: ServiceError | None = None):
+    """The page that waits for the worker's search and asks again (or for room in its queue)."""
+    error = error or ServiceError("training_preparing")
+    context = {"text": error.text(), "busy": error.message.code == "training_busy", "retry": RETRY_SECONDS}
+    response = _retry_after(render(request, "training/preparing.html", context), RETRY_SECONDS)
+    return _busy(response) if context["busy"] else response
 
 
 @require_http_methods(["GET", "POST"])
@@ -133,8 +161,13 @@ def _playing(request):
         return None, None, _refused(request, ServiceError("training_none"))
     try:
         game = services.game_of(current, request.user)
+    except Preparing:
+        return current, None, _preparing(request)
     except ServiceError as error:
+        if error.message.code == "training_busy":
+            return current, None, _preparing(request, error)
         return None, None, _refused(request, error)
+    services.training_ready(current, game)
     return current, game, None
 
 
@@ -187,9 +220,12 @@ def training_round(request):
     return _with_state(request, render(request, "training/round.html", context), current)
 
 
-def _act(request, action):
+def _act(request, action, slip: str = ""):
     current, game, refused = _playing(request)
     if refused:
+        if slip and current is not None:  # the game is being prepared again: the slip waits for it
+            current.pending, current.pending_at = slip, time.time()
+            return _with_state(request, redirect("training:round"), current)
         return refused
     try:
         action(current, game)
@@ -204,7 +240,7 @@ def _act(request, action):
 def training_slip(request):
     # As on the phone: upper case whatever the keyboard, a joker as the letter followed by "?".
     text = slip_text(request.POST.get("slip", ""), fisf=False)
-    return _act(request, lambda current, game: services.training_slip(current, game, text))
+    return _act(request, lambda current, game: services.training_slip(current, game, text), text)
 
 
 @_open

@@ -248,8 +248,8 @@ def test_a_file_game_forgotten_by_the_server_is_said_not_an_error(client, db):
         reverse("training:home"),
         {"source": "file", "seconds": "60", "record": _upload(REFERENCE.read_bytes())},
     )
-    from django.core.cache import cache
+    from training import worker
 
-    cache.clear()
+    worker.store().clear()
     page = client.get(reverse("training:round"))
     assert page.status_code == 200 and "plus disponible" in page.content.decode()
