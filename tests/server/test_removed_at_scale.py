@@ -171,6 +171,13 @@ def test_a_removed_players_slips_through_every_web_process_are_refused_clearly_a
     else:
         assert outcome == ["player_has_slips"] and stored == 1 and len(received) == len(answers)
 
+    # A player renamed and moved is shown so at once by every worker, though each remembers the room.
+    warm = _at_once([other.poll] * 24)
+    assert all("Chloé" in answer[2] for answer in warm)
+    services.player_update(player=players[2], table_number=7, name="Chloé Renard")
+    shown = _at_once([other.poll] * 24)
+    assert all("Chloé Renard" in answer[2] and "table 7" in answer[2] for answer in shown)
+
     # The room goes on: the other player's slip is stored, graded as any.
     assert "reçu à" in other.slip(_top(rnd), "o-1")[2]
     assert Submission.objects.filter(player_id=players[2].pk).count() == 1
