@@ -294,8 +294,9 @@ TRAINING_WORKER = env_bool("ARBITER_TRAINING_WORKER", True)
 # process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5
 #: How long a web process keeps a room's players (names, tables) for the phones' requests: read in one
-#: query for the whole room, they change only when the arbiter edits the list (seen at once in the
-#: process that made the edit, within this window in the others).  Reading a hall of 1,500 players
+#: query for the whole room, they change only when the arbiter edits the list (seen at once by every
+#: process: an edit or a removal moves the room's mark in the shared cache, tournaments/room.py,
+#: which each process checks before using what it kept).  Reading a hall of 1,500 players
 #: every half second in each web process cost a tenth of each slip in the last seconds of a round.
 ROOM_MEMO_SECONDS = 5.0
 #: How long a web process shows the same standings on a simultaneous's public page (its readers
