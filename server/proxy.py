@@ -11,6 +11,12 @@ from django.conf import settings
 TEMPLATE = Path(settings.BASE_DIR) / "deploy" / "nginx.conf"
 #: Where Debian's packages put nginx's dynamic modules (libnginx-mod-nchan).
 MODULES = "/usr/lib/nginx/modules"
+#: Connections per nginx worker: a hall of 1,500 phones (a push connection and a request each, and
+#: the requests' connections to gunicorn: 4,500), possibly all in one worker, twice over for abuse.
+CONNECTIONS = 16384
+#: Connections with a request under way from one client address: a hall of 1,500 phones behind one
+#: Internet address at the round's end (1,500 pushes, 1,500 slips) and a third more for reconnections.
+PER_ADDRESS_CONNECTIONS = 4000
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,14 @@ class Proxy:
     static: Path = Path(settings.STATIC_ROOT)
     foreground: bool = False  # "daemon off": run under a supervisor, a test or the benchmark
     user: str = ""  # the account nginx's workers run as (they read the static files); "": nginx's default
+    connections: int = CONNECTIONS  # per worker (worker_connections)
+    per_address: int = PER_ADDRESS_CONNECTIONS  # with a request under way, per client address (limit_conn)
+
+    @property
+    def open_files(self) -> int:
+        """A worker's open files (worker_rlimit_nofile): two per connection (the phone's, gunicorn's)
+        and some for the static files and logs."""
+        return 2 * self.connections + 1024
 
     def conf(self) -> str:
         values = {
@@ -33,6 +47,9 @@ class Proxy:
             "@LISTEN@": self.listen,
             "@PUBLISHER@": self.publisher,
             "@STATIC@": str(self.static).rstrip("/"),
+            "@OPEN_FILES@": str(self.open_files),
+            "@CONNECTIONS@": str(self.connections),
+            "@PER_ADDRESS@": str(self.per_address),
         }
         text = TEMPLATE.read_text()
         for word, value in values.items():

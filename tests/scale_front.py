@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -49,10 +50,16 @@ def collected_static(base: Path) -> Path:
 class Front:
     """gunicorn (``workers`` x ``threads``) and nginx before it; ``url()`` goes through nginx."""
 
-    def __init__(self, run: Path, static: Path, workers: int = 1, threads: int = 2):
+    def __init__(
+        self, run: Path, static: Path, workers: int = 1, threads: int = 2, nginx_files: int | None = None,
+        **proxy_options,
+    ):  # fmt: skip
+        """``nginx_files``: the open-files limit nginx starts under (a service's: 1,024 on Debian),
+        else this process's; ``proxy_options``: ``server.proxy.Proxy``'s (``per_address``...)."""
         self.run = run
         self.static = static
         self.workers, self.threads = workers, threads
+        self.nginx_files = nginx_files
         self.port, self.app_port, self.publisher_port = free_port(), free_port(), free_port()
         self.proxy = Proxy(
             listen=f"127.0.0.1:{self.port}",
@@ -62,6 +69,7 @@ class Front:
             static=static,
             foreground=True,
             user=getpass.getuser(),  # the test's own temporary folders are its account's only
+            **proxy_options,
         )
         self.gunicorn: subprocess.Popen | None = None
         self.nginx: subprocess.Popen | None = None
@@ -103,9 +111,17 @@ class Front:
     def start_nginx(self) -> None:
         conf = self.run / "nginx.conf"
         conf.write_text(self.proxy.conf())
+        files = self.nginx_files
+
+        def limit_files() -> None:
+            if files is not None:
+                hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard))
+
         self.nginx = subprocess.Popen(
             [NGINX, "-c", str(conf), "-e", str(self.run / "nginx-start.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=limit_files,
         )  # fmt: skip
         if not wait_for(lambda: listening(self.port) and listening(self.publisher_port), 20):
             raise AssertionError("nginx did not start")

@@ -7,7 +7,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from server import proxy
 from server.proxy import Proxy
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
 
 
 class Command(BaseCommand):
@@ -22,18 +30,30 @@ class Command(BaseCommand):
         )
         parser.add_argument("--foreground", action="store_true", help="daemon off (under a supervisor)")
         parser.add_argument("--user", default="", help="nginx's workers' account (reads STATIC_ROOT)")
+        parser.add_argument(
+            "--connections", type=_positive, default=proxy.CONNECTIONS,
+            help=f"connections per nginx worker (default {proxy.CONNECTIONS}; open files: twice that + 1024)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--per-address-connections", type=_positive, default=proxy.PER_ADDRESS_CONNECTIONS,
+            help="connections with a request under way from one client address, beyond which nginx "
+            f"answers 503 (default {proxy.PER_ADDRESS_CONNECTIONS}: a hall of 1,500 phones behind one "
+            "Internet address)",
+        )  # fmt: skip
 
     def handle(self, *args, **options):
-        proxy = Proxy(
+        front = Proxy(
             listen=options["listen"],
             app=options["app"],
             publisher=options["publisher"],
             run=Path(options["run"]),
             foreground=options["foreground"],
             user=options["user"],
+            connections=options["connections"],
+            per_address=options["per_address_connections"],
         )
-        self.stdout.write(proxy.conf())
+        self.stdout.write(front.conf())
         self.stderr.write(
             f"# the web and worker processes: ARBITER_TRUSTED_PROXIES=127.0.0.1 "
-            f"ARBITER_CLIENT_IP_HEADER=X-Real-IP ARBITER_PUSH_PUBLISH_URL={proxy.publish_url()}"
+            f"ARBITER_CLIENT_IP_HEADER=X-Real-IP ARBITER_PUSH_PUBLISH_URL={front.publish_url()}"
         )
