@@ -60,3 +60,62 @@ document.addEventListener("click", function (event) {
 document.addEventListener("click", function (event) {
   if (event.target.closest("[data-print]")) window.print();
 });
+
+// A slip the arbiter types (a paper slip, a correction) shown as it will be read, before Enter
+// (issue 23): letters in upper case whatever the keyboard, a letter followed by "?" a joker (shown in
+// lower case and marked, the record's notation), accents dropped -- as the server reads it
+// (tournaments/phone.py slip_text).  After Enter the screen says how it was read and stored.
+(function () {
+  "use strict";
+  var FIELDS = "#paper-text, .slips-table .correct input[name=text]";
+
+  function letter(ch) { return /\p{L}/u.test(ch); }
+
+  function read(typed) {
+    var chars = Array.from(typed.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim());
+    var parts = [];
+    for (var i = 0; i < chars.length; i++) {
+      if (letter(chars[i]) && chars[i + 1] === "?") {
+        parts.push({ text: chars[i].toLowerCase(), joker: true });
+        i += 1;
+      } else {
+        parts.push({ text: chars[i].toUpperCase(), joker: false });
+      }
+    }
+    return parts;
+  }
+
+  function outputFor(field) {
+    if (field.id === "paper-text") return document.getElementById("paper-read");
+    var next = field.nextElementSibling;
+    if (next && next.classList.contains("slip-read-live")) return next;
+    var output = document.createElement("output");
+    output.className = "slip-read-live";
+    field.after(output);
+    return output;
+  }
+
+  function show(field) {
+    var output = outputFor(field);
+    if (!output) return;
+    var paper = document.getElementById("paper-read");
+    var label = (paper && paper.getAttribute("data-label")) || "";
+    var joker = (paper && paper.getAttribute("data-joker")) || "";
+    output.textContent = "";
+    var parts = read(field.value);
+    if (!parts.length) return;
+    output.append(label + " ");
+    parts.forEach(function (part) {
+      if (!part.joker) { output.append(part.text); return; }
+      var mark = document.createElement("mark");
+      mark.className = "joker";
+      mark.title = joker;
+      mark.textContent = part.text;
+      output.append(mark);
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches(FIELDS)) show(event.target);
+  });
+})();
