@@ -176,7 +176,7 @@ AUTHENTICATION_BACKENDS = [
 #: lasts; a good password resets the count.  Besides, LOGIN_FAILURES_PER_ADDRESS wrong passwords
 #: from one address, whatever the accounts, lock that address (server/logins.py).
 AXES_FAILURE_LIMIT = int(env_str("ARBITER_LOGIN_FAILURES", "5"))
-LOGIN_FAILURES_PER_ADDRESS = int(env_str("ARBITER_LOGIN_FAILURES_PER_ADDRESS", "20"))
+LOGIN_FAILURES_PER_ADDRESS = int(env_str("ARBITER_LOGIN_FAILURES_PER_ADDRESS", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("ARBITER_LOGIN_LOCK_MINUTES", "5")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "server.logins.LoginHandler"

@@ -21,10 +21,8 @@ register(
             "en": "Text too long for '{field}': {limit} characters at most.",
         },
         "login_locked": {
-            "fr": "Trop d'essais de mot de passe depuis cet appareil ou pour ce compte : réessayez dans "
-            "{minutes} min.",
-            "en": "Too many password attempts from this device or for this account: try again in "
-            "{minutes} min.",
+            "fr": "Trop d'essais de mot de passe depuis cet appareil : réessayez dans {minutes} min.",
+            "en": "Too many password attempts from this device: try again in {minutes} min.",
         },
     }
 )
