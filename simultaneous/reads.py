@@ -104,6 +104,22 @@ def event_standing_recent(event: Event, lang: str) -> Standing:
     return _public.get((event.pk, lang), lambda: event_standing(event, lang))
 
 
+#: The public page's event by its key, with its standing (None: no such event), per key and language.
+_public_keys: memo.Recent[tuple[Event, Standing] | None] = memo.Recent("PUBLIC_RESULTS_SECONDS")
+
+
+def public_recent(key: str, lang: str) -> tuple[Event, Standing] | None:
+    """The event whose public key is ``key`` and its standing (``event_standing_recent``), as this
+    process found them at most ``settings.PUBLIC_RESULTS_SECONDS`` ago: a reader within that window
+    costs no query at all."""
+
+    def found() -> tuple[Event, Standing] | None:
+        event = Event.objects.select_related("organiser").filter(public_key=key).first()
+        return None if event is None else (event, event_standing_recent(event, lang))
+
+    return _public_keys.get((key, lang), found)
+
+
 def event_standing(event: Event, lang: str) -> Standing:
     registrations = list(
         event.registrations.filter(withdrawn_at__isnull=True)

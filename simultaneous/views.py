@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote as urlquote
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -17,6 +19,7 @@ from clubs.access import home_club, members_only
 from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
 from results import reading
+from server import public
 from server.language import interface_language
 from server.writes import ServiceError
 from simultaneous import reads, services
@@ -209,27 +212,43 @@ def upload_withdraw(request, pk: int, upload: int):
     return redirect("simultaneous:event_detail", pk=event.pk)
 
 
+#: The public page as rendered for plain visitors, kept ``PUBLIC_RESULTS_SECONDS`` by each process.
+_public_pages = public.Pages("PUBLIC_RESULTS_SECONDS")
+
+
 def event_public(request, key: str):
-    """The results for everyone, without login: overall, per centre, by series and category."""
-    event = Event.objects.filter(public_key=key[:24]).first()
-    if event is None:
-        raise Http404
+    """The results for everyone, without login: overall, per centre, by series and category.  Its
+    readers, hundreds refreshing at once, are answered the page kept a moment (``server.public``):
+    a filter the standing does not hold shows the whole ranking, so a page is kept per filter shown."""
     lang = interface_language()
-    standing = reads.event_standing_recent(event, lang)
-    series, category = request.GET.get("serie", "")[:4], request.GET.get("categorie", "")[:40]
+    found = reads.public_recent(key[:24], lang)
+    if found is None:
+        raise Http404
+    event, standing = found
+    all_series = sorted({r.series for r in standing.rows if r.series})
+    categories = sorted({r.category for r in standing.rows if r.category})
+    series, category = request.GET.get("serie", ""), request.GET.get("categorie", "")
+    series, category = series if series in all_series else "", category if category in categories else ""
     rows = [
         row for row in standing.rows
         if (not series or row.series == series) and (not category or row.category == category)
     ]  # fmt: skip
+    query = f"?serie={urlquote(series)}" if series else f"?categorie={urlquote(category)}" if category else ""
     context = {
         "event": event,
         "standing": standing,
         "rows": rows,
-        "series": sorted({r.series for r in standing.rows if r.series}),
-        "categories": sorted({r.category for r in standing.rows if r.category}),
+        "series": all_series,
+        "categories": categories,
         "chosen": series or category,
+        # The language switch comes back to the page shown (not to the query a first reader typed).
+        "language_next": request.path + query,
     }
-    return render(request, "simultaneous/event_public.html", context)
+    return _public_pages.answer(
+        request,
+        (event.pk, lang, series, category),
+        lambda extra: render(request, "simultaneous/event_public.html", {**context, **extra}),
+    )
 
 
 @csrf_exempt  # a laptop's program, not a browser: the club's token is its credential
