@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import http.cookiejar
-import os
 import re
 import threading
 import time
@@ -23,22 +22,22 @@ from django.db import connection
 from django.urls import reverse
 
 from server.writes import ServiceError
-from tests.live_services import require_port
 from tests.scale_front import Front, collected_static
 from tournaments import services
 from tournaments.models import Player, Round, Submission
 
-#: The web processes' cache (and this process's, so that its removal reaches them).
-REDIS_URL = os.environ.get("TEST_REDIS_ROOM_URL", "redis://127.0.0.1:6379/12")
 WORKERS = 3
 REMOVED = "Vous avez été retiré du tournoi par l'arbitre"
 
 
 class SharedFront(Front):
-    """The scale deployment's front with the web processes' cache in Redis, as ``REDIS_URL`` sets it."""
+    """The scale deployment's front with the web processes' cache in Redis (``redis_url``: the test
+    session's own server, shared with this process so that its removal reaches them)."""
+
+    redis_url = ""
 
     def env(self) -> dict:
-        return {**super().env(), "REDIS_URL": REDIS_URL}
+        return {**super().env(), "REDIS_URL": self.redis_url}
 
 
 @pytest.fixture(scope="module")
@@ -47,19 +46,20 @@ def static_files(tmp_path_factory):
 
 
 @pytest.fixture
-def front(tmp_path, static_files, settings):
+def front(tmp_path, static_files, settings, redis_server):
     if connection.vendor != "postgresql":
         pytest.skip("the scale deployment runs on PostgreSQL (./scripts/test runs tests/server on it)")
-    require_port("Redis", "127.0.0.1", 6379)
+    redis_url = f"{redis_server}/4"
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": redis_url,
             "KEY_PREFIX": "arbiter",
         }
     }
     cache.clear()
     running = SharedFront(tmp_path, static_files, workers=WORKERS, threads=2)
+    running.redis_url = redis_url
     settings.PUSH_PUBLISH_URL = running.publish_url
     running.start()
     try:

@@ -13,9 +13,6 @@ import redis
 TESTS = Path(__file__).resolve().parents[1]
 #: The machine's shared Redis, as a test would name it.
 SHARED = re.compile(r"(127\.0\.0\.1|localhost):6379\b")
-#: A test being written as this one was (issue 23, the removed players at scale): to move to
-#: ``redis_server`` (then out of this set).
-IN_PROGRESS = {"server/test_removed_at_scale.py"}
 
 
 def test_the_sessions_redis_is_a_server_this_session_started(redis_server):
@@ -34,5 +31,4 @@ def test_no_test_uses_the_machines_shared_redis():
         for path in TESTS.rglob("*.py")
         if SHARED.search(path.read_text(encoding="utf-8", errors="replace"))
     ]
-    named = sorted(set(named) - IN_PROGRESS)
     assert named == [], f"use the session's own Redis (the redis_server fixture) in {named}"
