@@ -201,3 +201,37 @@ def test_a_removal_waits_for_a_slip_being_stored_and_then_refuses_clearly(player
     assert time.monotonic() - started >= 0.3  # it waited for the slip's commit
     assert errors == []
     assert Submission.objects.filter(player=victim).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_first_slip_sent_twice_at_once_through_two_processes_is_stored_once(players, game):
+    """Two sendings of a player's first slip handled at once (two web processes): neither sees the
+    other's row before inserting its own, and the second insert met the unique (round, player) row
+    of the first: an integrity error, a 500. The second now replaces the first, as any later
+    sending does (§3.3.3: the last one counts)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("two processes' transactions: PostgreSQL (SQLite's writes are one queue)")
+    rnd = _running(game)
+    player = players[0]
+    stored, errors = threading.Event(), []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():  # the first sending's transaction, not committed yet
+                services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd), request_id="r-1")
+                stored.set()
+                time.sleep(0.5)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    sender = threading.Thread(target=first)
+    sender.start()
+    assert stored.wait(10)
+    second = services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ 10", request_id="r-2")
+    sender.join(10)
+    assert errors == []
+    rows = Submission.objects.filter(player=player, round=rnd)
+    assert rows.count() == 1
+    assert rows.get().pk == second.pk and rows.get().request_id == "r-2"

@@ -57,9 +57,12 @@ def submission_record(
     except IntegrityError:
         # The slip's row points to a player who is gone all the same (a removal that did not hold
         # the player's row: a whole tournament deleted): nothing was stored, the phone is told why.
-        if Player.objects.filter(pk=player.pk).exists():
-            raise
-        raise ServiceError("slip_player_removed") from None
+        if not Player.objects.filter(pk=player.pk).exists():
+            raise ServiceError("slip_player_removed") from None
+    # Else the player's first slip came twice at once (two web processes), and the other sending's
+    # row was committed between this one's look and its insert: this one replaces it, as any later
+    # sending does (§3.3.3).
+    return _record(player, round_id, text, request_id, now, fields)
 
 
 def _record(player: Player, round_id: int, text: str, request_id: str, now, fields: dict) -> Submission:
