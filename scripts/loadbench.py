@@ -28,6 +28,12 @@ results.  Exit status 1 when a slip sent before the deadline was lost or the dat
 time and its queries (embedded and scale); ``--profile DIR`` (embedded) adds a cProfile of CPU time per
 kind, much slower.  ``--connection-limit N`` (embedded) starts waitress as ``manage.py serve`` does but
 with that connection limit.
+
+Strangers beside the room (issue 22): ``--public-rps N`` readers of a simultaneous's public page, N
+requests a second in all, each reader from an address of its own reading every 2 s (one room: a
+prepared event of as many players is made for it; ``--centres``: the event played); ``--trainers N``
+people training, each starting random games and playing two rounds of each as fast as a person would.
+Their requests are reported apart ("stranger: ..."), and the training worker's CPU as "training".
 """
 
 from __future__ import annotations
@@ -1073,6 +1079,7 @@ def make_clients(
 
 
 async def session(args, port: int) -> list[RoundResult]:
+    public_key = await orm(make_public_event, args.players, args.seed) if args.public_rps else ""
     tournament_id, rows = await orm(make_tournament, args.players, args.round_seconds)
     players = {token: pk for pk, token in rows}
     arbiter = Arbiter(port)
@@ -1086,6 +1093,7 @@ async def session(args, port: int) -> list[RoundResult]:
     if not await wait_until(lambda: all(p.joined for p in phones), args.join_seconds + 60, 0.2):
         print("  some phones could not join", flush=True)
     print(f"  {sum(p.joined for p in phones)} phones joined", flush=True)
+    tasks += start_strangers(args, port, stop, public_key)
     await asyncio.sleep(3)
     results = await play_rounds(arbiter, game_id, phones, players, args)
     stop.set()
@@ -1172,6 +1180,7 @@ async def session_centres(args, port: int) -> list[RoundResult]:
     if not await wait_until(lambda: all(p.joined for p in everyone), args.join_seconds + 60, 0.2):
         print("  some phones could not join", flush=True)
     print(f"  {sum(p.joined for p in everyone)} phones joined", flush=True)
+    tasks += start_strangers(args, port, stop, key)
     await asyncio.sleep(3)
 
     async def centre_plays(n: int, arbiter: Arbiter, game_id: int, phones: list[Phone], players: dict):
@@ -1185,6 +1194,92 @@ async def session_centres(args, port: int) -> list[RoundResult]:
     stop.set()
     await asyncio.wait(tasks, timeout=70)
     return [r for results in played for r in results]
+
+
+# -- strangers: readers of a public page, people training (--public-rps, --trainers) ---------------
+
+#: Seconds between two reads of the public page by one reader (--public-rps: rps * this readers).
+READ_EVERY = 2.0
+
+
+def make_public_event(players: int, seed: int) -> str:
+    """For --public-rps with one room: a prepared simultaneous whose one centre played a round with
+    ``players`` players, every one of them sending the top: a public page as long as a hall's."""
+    from tournaments import services
+    from tournaments.models import Player, Round
+
+    key, ((_tournament_id, game_id, rows),) = make_event(players, 1, 180, seed + 1)
+    rnd = services.round_draw(game_id=game_id, expected_number=1).round
+    if rnd.top_state != Round.TopState.READY:
+        services.round_compute_top(round_id=rnd.pk)
+    rnd = services.round_start(round_id=rnd.pk)
+    top = rnd.tops[0]
+    slip = f"{top['ref']} {top['word']} {top['score']}"
+    for player in Player.objects.filter(pk__in=[pk for pk, _token in rows]):
+        services.submission_record(player=player, round_id=rnd.pk, text=slip)
+    services.round_close(round_id=rnd.pk)
+    services.round_place_top(round_id=rnd.pk)
+    return key
+
+
+def start_strangers(args, port: int, stop: asyncio.Event, key: str) -> list[asyncio.Task]:
+    """Readers of the public page reading it ``args.public_rps`` times a second in all, and
+    ``args.trainers`` people training, each from an address of its own."""
+    readers = round(args.public_rps * READ_EVERY)
+    tasks = [asyncio.create_task(stranger_reads(port, key, n, readers, stop)) for n in range(readers)]
+    tasks += [asyncio.create_task(stranger_trains(port, n, stop)) for n in range(args.trainers)]
+    if readers or args.trainers:
+        print(f"  strangers: {readers} readers of the public page, {args.trainers} training", flush=True)
+    return tasks
+
+
+async def stranger_reads(port: int, key: str, n: int, readers: int, stop: asyncio.Event) -> None:
+    browser = Browser(port, local_address=f"127.3.{n // 250}.{n % 250 + 1}")
+    planned = time.monotonic() + READ_EVERY * n / readers
+    while not stop.is_set():
+        await sleep_until(planned)
+        await browser.request("stranger: public results page", "GET", f"/simultane/{key}/")
+        planned = max(planned + READ_EVERY, time.monotonic())
+    browser.close()
+
+
+async def stranger_trains(port: int, n: int, stop: asyncio.Event) -> None:
+    """A new random game, two rounds played as fast as a person would (2 s to pass, 1 s on the
+    results and the best placements), then another game; told to wait (429, 503), it waits."""
+    browser = Browser(port, local_address=f"127.4.{n // 250}.{n % 250 + 1}")
+    await asyncio.sleep(n * 0.5)
+    while not stop.is_set():
+        page = await browser.request("stranger: training start page", "GET", "/entrainement/")
+        if page is None or page.status != 200:
+            await asyncio.sleep(2)
+            continue
+        csrf = csrf_from(page.text)
+        form = {"csrfmiddlewaretoken": csrf, "source": "random", "seconds": "180"}
+        reply = await browser.request("stranger: training new game", "POST", "/entrainement/", form=form)
+        if reply is None or reply.status != 302:
+            await asyncio.sleep(float(reply.headers.get("retry-after", 2)) if reply else 2)
+            continue
+        for _round in range(2):
+            while not stop.is_set():
+                reply = await browser.request("stranger: training round", "GET", "/entrainement/coup/")
+                if reply is not None and 'class="rack"' in reply.text:
+                    break
+                await asyncio.sleep(float(reply.headers.get("retry-after", 1)) if reply else 1)
+            await asyncio.sleep(2)
+            for action, pause in (("passer", 1), ("suivant", 0)):
+                await browser.request("stranger: training action", "POST", f"/entrainement/{action}/",
+                                      form={"csrfmiddlewaretoken": csrf})  # fmt: skip
+                await browser.request("stranger: training round", "GET", "/entrainement/coup/")
+                await asyncio.sleep(pause)
+    browser.close()
+
+
+def report_strangers(buckets) -> None:
+    for name in sorted(b for b in buckets if b.startswith("stranger:")):
+        samples = buckets[name]
+        span = max(s.sent for s in samples) - min(s.sent for s in samples) if samples else 0
+        statuses = dict(Counter(s.status for s in samples))
+        print(f"  {name}: {len(samples)} requests, {len(samples) / max(span, 1):.1f}/s, {statuses}")
 
 
 def run(args) -> int:
@@ -1215,7 +1310,7 @@ def run(args) -> int:
 
 # -- CPU by component ------------------------------------------------------------------------------
 
-COMPONENTS = ("web", "nginx", "database", "redis", "workers")
+COMPONENTS = ("web", "nginx", "database", "redis", "workers", "training")
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -1235,6 +1330,8 @@ def _component(pid: str, me: int) -> str | None:
         return "redis"
     if "celery" in cmdline and " worker" in cmdline:
         return "workers"
+    if "spawn_main" in cmdline:  # a web process's training worker (training/worker.py)
+        return "training"
     if "gunicorn" in cmdline or "manage.py serve" in cmdline or "--serve-embedded" in cmdline:
         return "web"
     return None
@@ -1386,6 +1483,7 @@ def report(args, results: list[RoundResult], deployment: Deployment) -> int:
     for r in results:
         ok &= print_round(r, r.players or args.players)
     print_goals(args, buckets, results)
+    report_strangers(buckets)
     report_cpu(args, results)
     if PUSHES:
         print(f"  pushed messages received by the phones: {len(PUSHES)}")
@@ -1686,6 +1784,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-proxy", action="store_true", help="scale: phones straight to gunicorn, no nginx"
     )
+    parser.add_argument(
+        "--public-rps", type=int, default=0, help="strangers reading a simultaneous's public page, per second"
+    )
+    parser.add_argument("--trainers", type=int, default=0, help="strangers starting random training games")
     parser.add_argument(
         "--no-push", action="store_true", help="scale: nothing pushed, the phones poll every 2 s"
     )
