@@ -216,6 +216,10 @@ class TournamentLine(_Totals):
     def penalty(self) -> int:
         return sum(g.penalty for g in self.games)
 
+    @property
+    def solo_points(self) -> int:
+        return sum(g.solo_points for g in self.games)
+
 
 @dataclass(frozen=True)
 class TournamentRanking:
@@ -242,8 +246,9 @@ class TournamentRanking:
         return line.percent
 
     def parts(self, line: TournamentLine) -> tuple[int, ...]:
-        """What a row shows in detail: each game's total on the rules' base."""
-        return tuple(game.based(self.rules.base) for game in line.games)
+        """What a row shows in detail: each game's paid scores, whatever the base (§4), so that a row
+        always adds up: the games make the paid scores, and paid + solos − penalties make the total."""
+        return tuple(game.paid for game in line.games)
 
     @property
     def solos_counted(self) -> bool:
@@ -306,6 +311,17 @@ class Row:
     key: Hashable = None
     #: The federation's licence number, or empty.
     licence: str = ""
+    #: The points the counted solos add to the total (§3.5).
+    solo_points: int = 0
+    #: Which of ``total`` and ``paid`` the ranking is on (§4): the one a ranking shows as its main figure.
+    base: Base = Base.TOTAL
+
+    @property
+    def score(self) -> int:
+        """The figure the line is ranked on (§4), which every ranking shows as its main column: the
+        total with solos and penalties, or the paid scores alone ("scores seuls").  ``paid`` + the
+        solos' points − ``penalty`` = ``total`` on every line, whatever the base."""
+        return self.total if self.base is Base.TOTAL else self.paid
 
 
 def rows(ranking: GameRanking | TournamentRanking, lang: str = "fr") -> tuple[Row, ...]:
@@ -336,6 +352,8 @@ def _row(ranking: GameRanking | TournamentRanking, line, lang: str) -> Row:
         parts=ranking.parts(line),
         key=who.key,
         licence=who.licence,
+        solo_points=line.solo_points,
+        base=ranking.rules.base,
     )
 
 
