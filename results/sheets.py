@@ -118,24 +118,43 @@ def game_sheet(game: Game) -> GameSheet:
     """Every round as announced (reliquat + new letters, rejected draws marked) with its top, and the
     final board (§5)."""
     rounds, cumulated = [], 0
+    cancelled = _cancelled_draws(game)
     for rnd in exports.placed_rounds(game):
         cumulated += rnd.placed["score"]
+        redrawn = cancelled.get(rnd.number, ())
         rounds.append(
             GameRound(
                 number=rnd.number,
-                rack=rnd.rack,
+                rack=_rack_after_cancel(rnd) if redrawn else rnd.rack,
                 rejected=tuple(rnd.rejections),
                 ref=rnd.placed["ref"],
                 word=rnd.placed["word"],
                 score=rnd.placed["score"],
                 cumulated=cumulated,
                 tied=len(rnd.tops),
+                cancelled=redrawn,
             )
         )
     board = tuple(_cell(code) for code in game.board)
     return GameSheet(
         header=header(game.tournament, _game_title(game)), rounds=tuple(rounds), board=board, total=cumulated
     )
+
+
+def _cancelled_draws(game: Game) -> dict[int, tuple[str, ...]]:
+    """Each round number's cancelled draws (§3.1.6), their racks in order."""
+    cancelled: dict[int, tuple[str, ...]] = {}
+    draws = game.rounds.filter(status=Round.Status.CANCELLED).order_by("number", "attempt")
+    for number, rack in draws.values_list("number", "rack"):
+        cancelled[number] = (*cancelled.get(number, ()), rack)
+    return cancelled
+
+
+def _rack_after_cancel(rnd: Round) -> str:
+    """The rack drawn again after a cancel: every tile went back, as after a rejection, and the record
+    writes it ``-WEEKUSR`` (formats/game-record.md); the sheet says it was a cancel, so the "-" stays
+    only when a rejection of this draw followed (§3.1.4)."""
+    return rnd.rack if rnd.rejections else rnd.rack.lstrip("-")
 
 
 def _cell(code: int) -> str:

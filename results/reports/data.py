@@ -75,6 +75,10 @@ class GameRound:
     cumulated: int
     #: How many moves tied for the top; 0 when unknown.
     tied: int
+    #: Earlier draws of this round the arbiter cancelled (§3.1.6), in order: printed struck through
+    #: and marked as cancelled, before the rejected draws.  ``rack`` then has no "-" of its own
+    #: unless a rejection followed the cancel: a cancel is not a rejection.
+    cancelled: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

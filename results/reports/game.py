@@ -57,7 +57,7 @@ def _table(sheet: GameSheet, width: float) -> Table:
     t = labels(sheet.header.lang)
     head = [t[key] for key, _ in COLUMNS]
     total = [t["game_total"], "", "", "", str(sheet.total), "", ""]
-    rows = [head, *(_row(r) for r in sheet.rounds), total]
+    rows = [head, *(_row(r, sheet.header.lang) for r in sheet.rounds), total]
     table = Table(rows, colWidths=column_widths(COLUMNS, width), repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -77,10 +77,10 @@ def _table(sheet: GameSheet, width: float) -> Table:
     return table
 
 
-def _row(game_round: GameRound) -> list:
+def _row(game_round: GameRound, lang: str) -> list:
     return [
         str(game_round.number),
-        Paragraph(_rack(game_round), CELL),
+        Paragraph(_rack(game_round, lang), CELL),
         fit(game_round.ref, FONT, 8, 28),
         Paragraph(word_markup(clip(game_round.word, 40)), WORD),
         str(game_round.score),
@@ -89,10 +89,13 @@ def _row(game_round: GameRound) -> list:
     ]
 
 
-def _rack(game_round: GameRound) -> str:
-    """Rejected draws struck through in grey, then the rack played (§3.1)."""
+def _rack(game_round: GameRound, lang: str) -> str:
+    """Cancelled draws struck through and marked so (§3.1.6), rejected draws struck through in grey
+    (§3.1.4), then the rack played."""
+    mark = labels(lang)["cancelled"]
+    cancelled = [f"<strike>{markup(r)}</strike> <i>({mark})</i>" for r in game_round.cancelled]
     struck = [f'<strike><font color="{REJECTED}">{markup(r)}</font></strike>' for r in game_round.rejected]
-    return "&nbsp;&nbsp; ".join([*struck, markup(game_round.rack)])
+    return "&nbsp;&nbsp; ".join([*cancelled, *struck, markup(game_round.rack)])
 
 
 def word_markup(word: str) -> str:

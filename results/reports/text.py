@@ -61,7 +61,9 @@ LABELS: dict[str, dict[str, str]] = {
         "col_cumulated": "Cumul",
         "col_tied": "Tops\nex æquo",
         "game_total": "Top de la partie",
-        "rack_legend": "Tirage barré : rejeté. Mot : minuscule rouge = joker.",
+        "rack_legend": "Tirage barré : rejeté ; barré et « annulé » : coup annulé par l'arbitre, "
+        "tiré à nouveau. Mot : minuscule rouge = joker.",
+        "cancelled": "annulé",
         "board": "Grille finale",
         "tw": "MT",
         "dw": "MD",
@@ -142,7 +144,9 @@ LABELS: dict[str, dict[str, str]] = {
         "col_cumulated": "Total",
         "col_tied": "Tied\ntops",
         "game_total": "Top of the game",
-        "rack_legend": "Struck-through rack: rejected. Word: red lower case = blank.",
+        "rack_legend": "Struck-through rack: rejected; struck through and \u201ccancelled\u201d: round "
+        "cancelled by the arbiter, drawn again. Word: red lower case = blank.",
+        "cancelled": "cancelled",
         "board": "Final board",
         "tw": "TW",
         "dw": "DW",

@@ -13,9 +13,10 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from results import exports
+from results import exports, sheets
 from results import services as result_services
 from results.models import Printout
+from results.reports import render
 from tournaments import services, standings
 from tournaments.models import Round
 
@@ -265,6 +266,27 @@ def test_the_evening_prints_the_tournament_ranking_then_each_played_game_in_orde
         assert all(name in cards for name in ("Alice", "Bruno", "Chloé"))
     assert "Partie 3" not in "".join(texts)
     assert printout.filename == "soiree-coupe-du-club.pdf"
+
+
+def test_the_game_sheet_prints_a_cancelled_round_as_a_cancel_not_as_a_rejection(tournament, players):
+    """§3.1.6: the cancelled draw struck through and marked "annulé", then the rack drawn again
+    without the "-" of a rejection (the record keeps it: every tile went back)."""
+    game = services.game_start(tournament=tournament, seed=42)
+    _play(game, 1, lambda rnd: {})
+    first = services.round_draw(game_id=game.pk, expected_number=2).round
+    again = services.round_cancel(round_id=first.pk).round
+    assert again.rack.startswith("-") and not again.rejections  # the record's way: all tiles back
+    services.round_start(round_id=again.pk)
+    services.round_close(round_id=again.pk)
+    services.round_place_top(round_id=again.pk)
+
+    sheet = sheets.game_sheet(game)
+    assert (sheet.rounds[1].cancelled, sheet.rounds[1].rejected) == ((first.rack,), ())
+    assert sheet.rounds[1].rack == again.rack[1:]
+    text = _pdf_text(render.game_sheet(sheet)[2])[1]
+    assert f"{first.rack} (annulé)" in text
+    assert again.rack[1:] in text and again.rack not in text
+    assert text.index(first.rack) < text.index(again.rack[1:])
 
 
 def test_the_tournament_results_page_offers_the_evening_and_the_cards_per_page(arbiter_client, tournament):
