@@ -290,6 +290,9 @@ TRAINING_GAMES_PER_MINUTE = int(env_str("ARBITER_TRAINING_GAMES_PER_MINUTE", "4"
 #: Training's searches in a low-priority worker process of each web process (training/worker.py);
 #: off, in the request's own thread.
 TRAINING_WORKER = env_bool("ARBITER_TRAINING_WORKER", True)
+#: Pages for anyone, without login (a simultaneous's public results, training): the laptop's server
+#: serves the room's requests before these (server/lanes.py); deploy/nginx.conf limits them per address.
+STRANGER_PATHS = [r"/simultane/[^/]+/$", r"/entrainement/"]
 # Seconds a web process reuses a tournament's round state for the phones' 2-second polls (this
 # process's own writes are seen at once; server/memo.py).  The tests set 0.
 POLL_MEMO_SECONDS = 0.5

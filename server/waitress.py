@@ -31,7 +31,8 @@ import time
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+
+from server.lanes import RoomFirstDispatcher
 
 #: Seconds from a request's first byte to its last.  A phone's request (under 2 KB, its slip
 #: included) comes whole in one or two packets: this leaves room for several retransmissions on a
@@ -72,7 +73,7 @@ def create_server(application, *, channel_class=None, connections_per_address=No
     adj = Adjustments(**options)
     if adj.sockets or adj.unix_socket:
         raise ValueError("the laptop's server listens on a host and port")
-    dispatcher = ThreadedTaskDispatcher()
+    dispatcher = RoomFirstDispatcher()  # the room's requests before strangers' (server/lanes.py)
     dispatcher.set_thread_count(adj.threads)
     connections = Connections(adj.connection_limit, connections_per_address)
     socket_map: dict = {}
