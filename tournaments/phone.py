@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
 from engine import alphabet
 from engine.board import CELLS, SIZE
+from engine.messages import Message
 from engine.notation import NotationError
 from engine.ranking import rounded
+from server.language import interface_language
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
@@ -26,6 +30,10 @@ from tournaments.selectors import round_key
 
 #: The countdown turns to its warning colour at the 30-second call (§3.3.2).
 WARNING_SECONDS = 30
+#: How long a refused sending's reason is kept for its round: the evening.
+REFUSAL_SECONDS = 12 * 3600
+
+log = logging.getLogger(__name__)
 
 
 class Phase:
@@ -127,6 +135,9 @@ class Screen:
     top: dict | None = None
     top_words: list[str] = field(default_factory=list)
     standing: Standing | None = None
+    #: Why the player's last sending of this round was refused ("Trop tard …"), in the phone's
+    #: language, when no slip was stored after it: it stays beside the results (ux.md, "the truth").
+    refusal: str = ""
 
     @functools.cached_property
     def cells(self) -> list[Cell]:
@@ -150,7 +161,7 @@ class Screen:
         shown = None
         if sub is not None:
             shown = (sub.pk, sub.ref, sub.word, sub.claimed, sub.received_at.isoformat())
-        return _key(shown, self.phase == Phase.RUNNING, get_language())
+        return _key(shown, self.phase == Phase.RUNNING, self.refusal, get_language())
 
     @property
     def player_key(self) -> str:
@@ -238,6 +249,36 @@ def player_submission(player: Player, rnd: Round | None) -> Submission | None:
     return Submission.objects.filter(round=rnd, player=player).first()
 
 
+def _refusal_key(round_id: int, player_id: int) -> str:
+    return f"phone-refusal:{round_id}:{player_id}"
+
+
+def refusal_keep(round_id: int, player_id: int, message: Message, at) -> None:
+    """Keep why a sending for this round was refused (``at``: when it reached the server), in the
+    shared cache (Redis at scale, this process's memory on the laptop), so that every later answer to
+    that phone, the results' included, still says it: it is part of the receipt of that round."""
+    try:
+        cache.set(_refusal_key(round_id, player_id), (message.code, message.params, at), REFUSAL_SECONDS)
+    except Exception:
+        log.warning("cache unreachable: a refused slip is said once only", exc_info=True)
+
+
+def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
+    """The refusal kept for this round, unless a slip was stored after it (that slip's receipt says
+    what the server holds now)."""
+    try:
+        kept = cache.get(_refusal_key(rnd.pk, player_id))
+    except Exception:
+        log.warning("cache unreachable: a refused slip is not recalled", exc_info=True)
+        return ""
+    if kept is None:
+        return ""
+    code, params, at = kept
+    if sub is not None and sub.received_at >= at:
+        return ""
+    return Message(code, params).text(interface_language())
+
+
 def player_screen(player: Player, now=None, submission: Submission | None = None) -> Screen:
     """``submission``: the player's slip just stored, if any (not read again when it is this
     round's)."""
@@ -265,6 +306,7 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
         submission=sub,
         board=board,
         preview=preview,
+        refusal=kept_refusal(rnd, player.pk, sub) if rnd is not None else "",
     )
     if phase in (Phase.CLOSED, Phase.ENDED):
         _add_results(screen, rnd, board)

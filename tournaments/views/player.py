@@ -201,7 +201,8 @@ def player_submit(request, token: str):
         return _unknown(request, token)
     fisf = player.tournament.grading == Grading.FISF
     text = _slip_text(request.POST, fisf)
-    error = None
+    error, round_id = None, None
+    now = arrival.received_at(request)
     try:
         round_id = room.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
         if round_id is None:
@@ -211,13 +212,15 @@ def player_submit(request, token: str):
             round_id=round_id,
             text=text,
             request_id=_request_id(request.POST, text),
-            now=arrival.received_at(request),
+            now=now,
         )
     except ServiceError as refusal:
         if refusal.message.code == "slip_player_removed":  # removed while the phone showed the round
             return _removed(request, token, refusal.message.code)
         error = refusal.text()
         stored = None
+        if round_id is not None:  # kept with the round's receipt: it stays beside the results
+            phone.refusal_keep(round_id, player.pk, refusal.message, now)
     context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
         return _page(request, context)

@@ -1,0 +1,97 @@
+"""What a player saw and keeps on the phone (issue 23): a refused sending stays on the screen beside
+the results, and every game the player finished that evening offers its review."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import Round, Submission
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _submit(client, player, rnd, slip, request_id="r-1"):
+    data = {"round": rnd.pk, "slip": slip, "request_id": request_id}
+    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    return client.post(url, data, **HTMX).content.decode()
+
+
+def _poll(client, player, **shown) -> str:
+    url = reverse("tournaments:player_status", kwargs={"token": player.token})
+    response = client.get(url, {"s": "old", **shown}, **HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _receipt_key(html: str) -> str:
+    """The receipt's ``data-key``, as ``player.js`` reads it and sends it back (``r``)."""
+    receipt = re.search(r'<div id="player-receipt"[^>]*>', html).group(0)
+    found = re.search(r'data-key="([^"]+)"', receipt)
+    return found.group(1) if found else ""
+
+
+def _running(game, number: int = 1) -> Round:
+    rnd = services.round_draw(game_id=game.pk, expected_number=number).round
+    return services.round_start(round_id=rnd.pk)
+
+
+def _past_deadline(rnd: Round) -> None:
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=10))
+
+
+def _top(rnd: Round) -> str:
+    return f"{rnd.tops[0]['ref']} {rnd.tops[0]['word']}"
+
+
+# -- a refusal stays beside the results -------------------------------------------------------------
+
+
+def test_too_late_stays_on_the_phone_when_the_results_replace_the_round(client, players, game):
+    rnd = _running(game)
+    _submit(client, players[0], rnd, _top(rnd), request_id="in-time")
+    _past_deadline(rnd)
+    refused = _submit(client, players[0], rnd, "H8 ZZZ", request_id="late")
+    assert "Trop tard" in refused
+    shown = {"r": _receipt_key(refused)}
+    assert shown["r"], "the receipt with the refusal is the one the phone says it shows"
+
+    results = _poll(client, players[0], **shown)  # the phone's next poll: the round is over
+
+    assert "Total" in results and "rang" in results  # the results came
+    receipt = results[results.index('id="player-receipt"') :]
+    assert "Trop tard" in receipt  # and the refusal is still said, with the slip the server holds
+    assert rnd.tops[0]["word"] in receipt
+    assert Submission.objects.get(round=rnd, player=players[0]).word == rnd.tops[0]["word"]
+    # Polled again with what it now shows, the receipt is not sent again: it stays as it is.
+    again = _poll(client, players[0], r=_receipt_key(results))
+    assert 'id="player-receipt"' not in again
+
+
+def test_a_player_with_no_slip_stored_still_reads_why_beside_the_zero(client, players, game):
+    rnd = _running(game)
+    _past_deadline(rnd)
+    assert "Trop tard" in _submit(client, players[1], rnd, _top(rnd))
+    results = _poll(client, players[1])
+    assert "aucun bulletin remis" in results and "Trop tard" in results
+    assert "Trop tard" not in _poll(client, players[0])  # another player's phone says nothing of it
+    services.round_place_top(round_id=rnd.pk)
+    _running(game, 2)
+    assert "Trop tard" not in _poll(client, players[1])  # nor the next round's screen
+
+
+def test_a_refusal_during_the_round_stays_until_a_slip_is_stored(client, players, game):
+    rnd = _running(game)
+    refused = _submit(client, players[0], rnd, "Z99 QUOI?", request_id="bad")
+    assert "Bulletin illisible" in refused
+    # The next poll while the round runs leaves the receipt as it is (the phone shows it already).
+    assert 'id="player-receipt"' not in _poll(client, players[0], r=_receipt_key(refused))
+    stored = _submit(client, players[0], rnd, _top(rnd), request_id="good")
+    assert "Bulletin illisible" not in stored and "reçu à" in stored
+    _past_deadline(rnd)
+    assert "Bulletin illisible" not in _poll(client, players[0])
+
