@@ -18,7 +18,7 @@ from django.utils.text import slugify
 
 from engine import record as engine_record
 from engine.notation import RackText, parse_rack
-from engine.ranking import NO_SCORE, GameRanking, Row, TournamentRanking, rows
+from engine.ranking import NO_SCORE, Base, GameRanking, Row, TournamentRanking, rows
 from server.writes import ServiceError
 from tournaments import standings
 from tournaments.models import Game, Round
@@ -90,26 +90,35 @@ def _written_rack(text: str) -> RackText:
 _CSV_HEADERS = {
     "fr": (
         "Rang", "Rang série", "Rang catégorie", "Table", "Nom", "Club", "Licence", "Série", "Catégorie",
-        "Total", "Scores", "Solos", "Avertissements", "Pénalité", "Négatif", "Pourcentage (base)",
-        "% total", "% scores",
+        "Total", "Scores", "Solos", "Points de solo", "Avertissements", "Pénalité", "Négatif",
+        "Pourcentage (base : {base})", "% total", "% scores",
     ),
     "en": (
         "Rank", "Series rank", "Category rank", "Table", "Name", "Club", "Licence", "Series", "Category",
-        "Total", "Scores", "Solos", "Warnings", "Penalty", "Below top", "Percentage (base)", "% total",
-        "% scores",
+        "Total", "Scores", "Solos", "Solo points", "Warnings", "Penalty", "Below top",
+        "Percentage (base: {base})", "% total", "% scores",
     ),
 }  # fmt: skip
+
+#: The base the ranking is on (§4), written in the percentage's header: the order of the lines follows
+#: that figure ("Total" or "Scores"), and Scores + Points de solo − Pénalité = Total on every line.
+_CSV_BASES = {
+    "fr": {Base.TOTAL: "total avec solos et pénalités", Base.PAID: "scores seuls"},
+    "en": {Base.TOTAL: "total with solos and penalties", Base.PAID: "scores only"},
+}
 
 
 def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
     """A game's or a tournament's ranking as CSV: UTF-8 with a byte-order mark and ``;`` between
     cells, which French spreadsheets open as they are; percentages rounded to two decimals with the
-    decimal mark of ``lang`` (a comma in French).  "Pourcentage (base)" is the one the ranking uses
-    (§4: with or without solos and penalties, or the average of the games).  Every text cell is
+    decimal mark of ``lang`` (a comma in French).  "Pourcentage (base : …)" is the one the ranking
+    uses, its header naming the base (§4: with or without solos and penalties; the average of the
+    games when the tournament says so).  Every text cell is
     ``spreadsheet_text``: a name never runs as a formula."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";")
-    writer.writerow(_csv_cells(_CSV_HEADERS[lang], lang))
+    base = _CSV_BASES[lang][ranking.rules.base]
+    writer.writerow(_csv_cells([name.format(base=base) for name in _CSV_HEADERS[lang]], lang))
     writer.writerows(_csv_cells(_csv_row(row), lang) for row in rows(ranking, lang))
     return out.getvalue().encode("utf-8-sig")
 
@@ -117,7 +126,8 @@ def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
 def _csv_row(row: Row) -> list:
     return [
         row.rank, row.series_rank or "", row.category_rank or "", row.table or "", row.name, row.club,
-        row.licence, row.series, row.category, row.total, row.paid, row.solos, row.warnings, row.penalty,
+        row.licence, row.series, row.category, row.total, row.paid, row.solos, row.solo_points,
+        row.warnings, row.penalty,
         row.negatif, row.percent, row.percent_total, row.percent_paid,
     ]  # fmt: skip
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from engine.ranking import Row
+from engine.ranking import Base, Row
 from results.reports.data import RankingSheet
 from results.reports.layout import (
     BODY,
@@ -29,17 +29,18 @@ COLUMNS = (
     ("col_club", 0.43),
     ("col_series", 30),
     ("col_category", 52),
-    ("col_total", 34),
     ("col_paid", 34),
+    ("col_solos", 28),
+    ("col_penalty", 32),
+    ("col_total", 34),
     ("col_negatif", 38),
     ("col_percent", 34),
     ("col_percent_total", 32),
     ("col_percent_paid", 34),
-    ("col_solos", 28),
     ("col_warnings", 30),
-    ("col_penalty", 32),
 )
-NAME, CLUB, SERIES, TOTAL, PERCENT = 4, 5, 6, 8, 11
+#: Scores + solos − penalty = total on every line (§4): the solos and the penalty print as points.
+NAME, CLUB, SERIES, PAID, TOTAL, PERCENT = 4, 5, 6, 8, 11, 13
 
 
 def ranking_section(sheet: RankingSheet) -> Section:
@@ -65,6 +66,8 @@ def _table(sheet: RankingSheet, width: float) -> Table:
     head = [t[key] for key, _ in COLUMNS]
     body = [_row(row, sheet.header.lang) for row in sheet.rows]
     table = Table([head, *body], colWidths=column_widths(COLUMNS, width), repeatRows=1)
+    # The figure the ranking is on (§4) is the bold one: the paid scores on "scores seuls".
+    main = PAID if sheet.rows and sheet.rows[0].base is Base.PAID else TOTAL
     table.setStyle(
         TableStyle(
             [
@@ -72,8 +75,8 @@ def _table(sheet: RankingSheet, width: float) -> Table:
                 ("ALIGN", (0, 0), (-1, 0), "CENTER"),
                 ("ALIGN", (0, 1), (3, -1), "RIGHT"),
                 ("ALIGN", (SERIES, 1), (SERIES, -1), "CENTER"),
-                ("ALIGN", (TOTAL, 1), (-1, -1), "RIGHT"),
-                ("FONT", (TOTAL, 1), (TOTAL, -1), BOLD, 8),
+                ("ALIGN", (PAID, 1), (-1, -1), "RIGHT"),
+                ("FONT", (main, 1), (main, -1), BOLD, 8),
                 ("FONT", (PERCENT, 1), (PERCENT, -1), BOLD, 8),
             ]
         )
@@ -91,15 +94,15 @@ def _row(row: Row, lang: str) -> list:
         cell(row.club),
         fit(row.series, FONT, 8, 24),
         cell(row.category),
-        str(row.total),
         str(row.paid),
+        signed(row.solo_points) if row.solo_points else "",
+        signed(-row.penalty) if row.penalty else "",
+        str(row.total),
         signed(row.negatif),
         percent(row.percent, lang),
         percent(row.percent_total, lang),
         percent(row.percent_paid, lang),
-        _blank_zero(row.solos),
         _blank_zero(row.warnings),
-        signed(-row.penalty) if row.penalty else "",
     ]
 
 

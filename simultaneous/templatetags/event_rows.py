@@ -16,7 +16,8 @@ register = template.Library()
 
 @register.simple_tag
 def event_ranking_rows(rows) -> SafeString:
-    """``engine.ranking.Row``: rank, name, club, series and category (with their own ranks), total
+    """``engine.ranking.Row``: rank, name, club, series and category (with their own ranks), the
+    figure ranked on (``Row.score``: the total, or the paid scores on the "scores seuls" base, §4)
     and percentage (two decimals, in the language's notation)."""
     if not rows:
         empty = escape(gettext("Aucun joueur pour l'instant."))
@@ -27,7 +28,7 @@ def event_ranking_rows(rows) -> SafeString:
         category = escape(row.category) + (f" ({row.category_rank})" if row.category_rank else "")
         out.append(
             f"\n    <tr><td>{row.rank}</td><td>{escape(row.name)}</td><td>{escape(row.club)}</td>"
-            f"<td>{series}</td><td>{category}</td><td>{row.total}</td>"
+            f"<td>{series}</td><td>{category}</td><td>{row.score}</td>"
             f"<td>{formats.number_format(row.percent, 2)}</td></tr>"
         )
     return mark_safe("".join(out))

@@ -150,6 +150,10 @@ def _ranking(rules: Rules | None = None):
     return rank_game([ALICE, BRUNO, CHLOE], GameScores(tops=(30, 20, 25), scores=scores), rules or Rules())
 
 
+#: The percentage the ranking uses, its header naming the base (§4).
+BASED = "Pourcentage (base : total avec solos et pénalités)"
+
+
 def _csv_rows(data: bytes) -> list[list[str]]:
     return list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
 
@@ -159,12 +163,12 @@ def test_the_ranking_csv_opens_in_a_french_spreadsheet(db):
     assert data.startswith(b"\xef\xbb\xbf")
     header, *rows = _csv_rows(data)
     assert header[:5] == ["Rang", "Rang série", "Rang catégorie", "Table", "Nom"]
-    assert header[-3:] == ["Pourcentage (base)", "% total", "% scores"]
+    assert header[-3:] == [BASED, "% total", "% scores"]
     line = dict(zip(header, rows[0]))
     assert line["Nom"] == 'Alice "la Reine"; Dupré'
     assert (line["Rang"], line["Table"], line["Série"], line["Catégorie"]) == ("1", "3", "4A", "Vermeil")
     assert (line["Total"], line["Scores"], line["Négatif"]) == ("74", "74", "-1")
-    assert (line["Pourcentage (base)"], line["% total"], line["% scores"]) == ("98,67", "98,67", "98,67")
+    assert (line[BASED], line["% total"], line["% scores"]) == ("98,67", "98,67", "98,67")
     assert [r[4] for r in rows] == ['Alice "la Reine"; Dupré', "Bruno", "Chloé"]
     assert rows[2][1:3] == ["", ""]  # Chloé has no series and no category
 
@@ -179,7 +183,7 @@ def test_a_tournament_ranking_exports_its_cumulated_lines(db):
     game = GameScores(tops=(30,), scores={1: [Score(30)], 2: [Score(15)], 3: [Score(0)]})
     ranking = rank_tournament([ALICE, BRUNO, CHLOE], [game, game])
     header, *rows = _csv_rows(exports.ranking_csv(ranking))
-    name, total, percent = (header.index(h) for h in ("Nom", "Total", "Pourcentage (base)"))
+    name, total, percent = (header.index(h) for h in ("Nom", "Total", BASED))
     assert [(r[name], r[total], r[percent]) for r in rows] == [
         (ALICE.name, "60", "100,00"),
         ("Bruno", "30", "50,00"),

@@ -14,6 +14,7 @@ from django.utils import formats, timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from tournaments.models import PercentBase
 from tournaments.phone import typed_slip
 
 register = template.Library()
@@ -112,9 +113,20 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
 
 
 @register.simple_tag
+def ranking_caption(rows) -> SafeString:
+    """What the ranking is on, said above it (§4): "Base : scores seuls" or "Base : total avec solos et
+    pénalités"; the main column shows that figure (``Row.score``)."""
+    if not rows:
+        return mark_safe("")
+    said = gettext("Base : %(base)s") % {"base": PercentBase(rows[0].base.value).label}
+    return mark_safe(f'<caption class="base">{escape(said)}</caption>')
+
+
+@register.simple_tag
 def ranking_rows(rows) -> SafeString:
-    """A ranking's rows (``engine.ranking.Row``): rank, name and table, total, négatif, percentage
-    (two decimals, in the language's notation), solos and warnings when there are any."""
+    """A ranking's rows (``engine.ranking.Row``): rank, name and table, the figure ranked on (the
+    total, or the paid scores on the "scores seuls" base, §4), négatif, percentage (two decimals, in
+    the language's notation), solos and warnings when there are any."""
     if not rows:
         return mark_safe(f'<tr><td colspan="7" class="empty">{escape(gettext("Aucun joueur."))}</td></tr>')
     out = []
@@ -123,7 +135,7 @@ def ranking_rows(rows) -> SafeString:
         out.append(
             f'\n    <tr><td class="num">{row.rank}</td>'
             f'<td>{escape(row.name)} <small>({row.table})</small></td>'
-            f'<td class="num">{row.total}</td><td class="num">{row.negatif}</td>'
+            f'<td class="num">{row.score}</td><td class="num">{row.negatif}</td>'
             f'<td class="num">{percent}</td><td class="num">{row.solos or ""}</td>'
             f'<td class="num">{row.warnings or ""}</td></tr>'
         )
