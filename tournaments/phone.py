@@ -20,7 +20,7 @@ from engine import alphabet
 from engine.board import CELLS, SIZE
 from engine.messages import Message
 from engine.notation import NotationError
-from engine.ranking import rounded
+from engine.ranking import Base, rounded
 from server.language import interface_language
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
@@ -85,6 +85,10 @@ class Standing:
     solos: int | None
     #: A solo in the round just closed (the last round of the last game ranked).
     solo_now: bool
+    #: The tournament ranks on the paid scores alone ("scores seuls", §4): the phone shows them, the
+    #: figure its rank follows, rather than the total.
+    on_scores: bool = False
+    paid: int = 0
 
 
 def player_standing(player: Player) -> Standing | None:
@@ -108,6 +112,8 @@ def player_standing(player: Player) -> Standing | None:
         percent=rounded(ranking.percent(line)),
         solos=solos,
         solo_now=solo_now,
+        on_scores=ranking.rules.base is Base.PAID,
+        paid=line.paid,
     )
 
 
