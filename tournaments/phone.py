@@ -21,6 +21,7 @@ from engine.board import CELLS, SIZE
 from engine.messages import Message
 from engine.notation import NotationError
 from engine.ranking import Base, rounded
+from server import memo
 from server.language import interface_language
 from tournaments import announce, standings
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
@@ -144,6 +145,8 @@ class Screen:
     #: Why the player's last sending of this round was refused ("Trop tard …"), in the phone's
     #: language, when no slip was stored after it: it stays beside the results (ux.md, "the truth").
     refusal: str = ""
+    #: The other games of the evening the player can review, once this one is over: (number, id).
+    earlier_games: list[tuple[int, int]] = field(default_factory=list)
 
     @functools.cached_property
     def cells(self) -> list[Cell]:
@@ -319,10 +322,24 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
     return screen
 
 
+_ended_games: memo.Recent[list[tuple[int, int]]] = memo.Recent()
+
+
+def ended_games(tournament_id: int) -> list[tuple[int, int]]:
+    """The tournament's finished games, (number, id) in order: read once for the room (every phone
+    asks as the last round closes), again after any game is saved (``server.memo``)."""
+    games = Game.objects.filter(tournament_id=tournament_id, status=Game.Status.ENDED).order_by("number")
+    return _ended_games.get(tournament_id, lambda: list(games.values_list("number", "pk")))
+
+
 def _add_results(screen: Screen, rnd: Round, board: list[int]) -> None:
-    """After the deadline: the top and its words, the player's own line, total, négatif, rank."""
+    """After the deadline: the top and its words, the player's own line, total, négatif, rank; once
+    the game is over, the evening's other finished games too (each has its review)."""
     screen.top, screen.top_words = round_top(rnd, board)
     if rnd.placed:
         # The top is on the board already: its tiles are marked there.
         screen.preview, screen.last_tiles = None, rnd.placed["tiles"]
     screen.standing = player_standing(screen.player)
+    if screen.phase == Phase.ENDED:
+        games = ended_games(screen.player.tournament_id)
+        screen.earlier_games = [(number, pk) for number, pk in games if pk != rnd.game_id]

@@ -95,3 +95,35 @@ def test_a_refusal_during_the_round_stays_until_a_slip_is_stored(client, players
     _past_deadline(rnd)
     assert "Bulletin illisible" not in _poll(client, players[0])
 
+
+
+# -- every finished game's review ---------------------------------------------------------------
+
+
+def _one_round_game(tournament, player, seed: int):
+    """A game of one round that the player played, then ended by the arbiter."""
+    game = services.game_start(tournament=tournament, seed=seed)
+    rnd = _running(game)
+    services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd))
+    services.round_close(round_id=rnd.pk)
+    services.round_place_top(round_id=rnd.pk)
+    services.game_end(game_id=game.pk)
+    return game
+
+
+def test_the_phone_offers_the_review_of_every_game_finished_that_evening(client, tournament, players):
+    games = [_one_round_game(tournament, players[0], seed) for seed in (3, 4, 5)]
+    services.game_abandon(game_id=services.game_start(tournament=tournament, seed=6).pk)
+
+    html = _poll(client, players[0])
+
+    reviews = {
+        game.number: reverse("review:player_game", kwargs={"token": players[0].token, "game": game.pk})
+        for game in games
+    }
+    assert all(f'href="{url}"' in html for url in reviews.values())
+    assert "Revoir la partie 1" in html and "Revoir la partie 2" in html
+    assert "Revoir la partie coup par coup" in html  # the game just over, as before
+    assert html.count(f'href="{reviews[3]}"') == 1
+    for url in reviews.values():  # each opens for this player
+        assert client.get(url).status_code == 200
