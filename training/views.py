@@ -256,9 +256,16 @@ def training_next(request):
 
 
 @_open
-@require_POST
+@require_http_methods(["GET", "POST"])
 def training_quit(request):
-    return _with_state(request, redirect("training:home"), None)
+    """"Arrêter" asks first (GET): stopping leads to the summary and the review of the rounds played,
+    and the game can still be taken up again.  A new training (POST) forgets this one."""
+    if request.method == "POST":
+        return _with_state(request, redirect("training:home"), None)
+    current = state.load(request)
+    if current is None:
+        return redirect("training:home")
+    return render(request, "training/stop.html", {"current": current, "played": len(current.results)})
 
 
 def _line(current, game) -> list[LinePoint]:

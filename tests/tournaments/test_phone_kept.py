@@ -96,7 +96,6 @@ def test_a_refusal_during_the_round_stays_until_a_slip_is_stored(client, players
     assert "Bulletin illisible" not in _poll(client, players[0])
 
 
-
 # -- every finished game's review ---------------------------------------------------------------
 
 
