@@ -71,6 +71,12 @@ def lexicons_of(clubs):
     return LexiconList.objects.filter(shared_or_theirs).distinct().order_by("name", "id")
 
 
+def lexicon_preferred(clubs) -> LexiconList | None:
+    """The list a new tournament of these clubs starts on: the list they uploaded last (their ODS,
+    §6), or None when they have none yet (the shipped list then, which is not the ODS)."""
+    return LexiconList.objects.filter(clubs__in=clubs).order_by("-uploaded_at", "-id").first()
+
+
 def lexicon_name(name: str) -> str:
     """The name as the column keeps it: no control character (PostgreSQL refuses NUL) nor half of
     a UTF-16 pair, within the column's length; the file's name is all an upload gives."""

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from engine import record as engine_record
 from engine.categories import categories
-from engine.lexicon import LexiconError
+from engine.lexicon import DEFAULT_NAME, LexiconError
 from engine.lexicon.normalize import check_file_size
 from engine.messages import Message
 from lexicons.models import LexiconList
@@ -94,6 +94,9 @@ class TournamentForm(forms.ModelForm):
                 self.fields["owner"] = IdChoiceField(choices, label=_("club propriétaire"), empty_label=None)
         if default_lexicon is not None:
             self.fields["lexicon"].initial = default_lexicon.pk
+        # Said beside the choice (§6): the shipped list is not the ODS the clubs play.
+        self.shipped_name = DEFAULT_NAME
+        self.fields["lexicon"].widget.attrs["aria-describedby"] = "lexicon-notice"
 
     def clean_lexicon_file(self):
         """The list's name and bytes, refused by its size before it is read (the other limits:

@@ -1,5 +1,6 @@
-"""``manage.py serve`` on a laptop: the first start makes the arbiter's account and prints its password;
-a later start prints a command that changes it, and that command works as written."""
+"""``manage.py serve`` on a laptop: the first start makes the arbiter's account and prints its password
+and that the shipped word list is not the ODS; a later start prints a command that changes the
+password, and that command works as written."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ def _serve(var: Path) -> str:
 def test_a_second_start_prints_a_password_change_command_that_works_as_written(tmp_path):
     first = _serve(tmp_path)
     assert "mot de passe « " in first
+    # Issue 23 (10): the first start says the shipped list is not the ODS, and the first step.
+    assert "la liste livrée (« fr-wfrench ») n'est pas l'ODS : QI, WOK, OK, ZEF, KI, BLOG" in first
+    assert "Premier pas : envoyez la liste ODS de votre club" in first
     second = _serve(tmp_path)
+    assert "n'est pas l'ODS" not in second
     lines = second.splitlines()
     at = next(i for i, line in enumerate(lines) if "Pour le changer" in line)
     folder, command = lines[at + 1].strip(), lines[at + 2].strip()

@@ -13,6 +13,7 @@ from clubs import access
 from clubs.access import members_only
 from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
+from lexicons.services import lexicon_preferred
 from server.network import public_base
 from server.writes import ServiceError
 from tournaments import cards, selectors, services
@@ -44,9 +45,9 @@ def home(request):
 @members_only(Role.ARBITER)
 def tournament_create(request):
     clubs = list(access.clubs(request.user, Role.ARBITER))
-    form = TournamentForm(
-        request.POST or None, request.FILES or None, default_lexicon=lexicon_default_row(), clubs=clubs
-    )
+    # The club's own list (its ODS) when it has one: the shipped list is not the ODS (§6).
+    default = lexicon_preferred(clubs) or lexicon_default_row()
+    form = TournamentForm(request.POST or None, request.FILES or None, default_lexicon=default, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create_with_list(

@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
+from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
 from server.network import lan_addresses
 from server.warmup import warm_up_rooms
@@ -89,6 +90,25 @@ class Command(BaseCommand):
             self.stdout.write("\n" + _("Arrêté. Tout est gardé dans %(path)s.") % {"path": settings.VAR_DIR})
             self.stdout.flush()
 
+    def _word_list_note(self) -> None:
+        """At the first start (rules §6): the shipped list is not the ODS the clubs play, and the
+        first step is to load the club's own list."""
+        self.stdout.write(
+            "  "
+            + _(
+                "Dictionnaire : la liste livrée (« %(name)s ») n'est pas l'ODS : QI, WOK, OK, ZEF, KI, "
+                "BLOG y sont refusés et les tops diffèrent de ceux des clubs."
+            )
+            % {"name": DEFAULT_NAME}
+        )
+        self.stdout.write(
+            "  "
+            + _(
+                "Premier pas : envoyez la liste ODS de votre club en créant votre premier tournoi "
+                "(« Nouveau tournoi », champ « liste de mots à envoyer »)."
+            )
+        )
+
     def _serve(self, *, port: int, threads: int, no_serve: bool, chores_seconds: float, **options) -> bool:
         """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
         call_command("migrate", interactive=False, verbosity=0)
@@ -107,6 +127,7 @@ class Command(BaseCommand):
                 + _("Compte arbitre : identifiant « %(username)s », mot de passe « %(password)s »")
                 % {"username": "arbitre", "password": password}
             )
+            self._word_list_note()
         else:
             self.stdout.write(
                 "  "
