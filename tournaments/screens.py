@@ -21,6 +21,7 @@ from tournaments.selectors import (
     clock,
     current_round,
     end_text,
+    graded_rounds,
     last_placed,
     missing_tables,
     round_changes,
@@ -83,8 +84,8 @@ class GameScreen(_RoundShown):
     ranking: standings.Ranking
     board: list[Cell]
     rack: list[Tile]
-    slips: list[SlipRow]
-    changes: list
+    #: The rounds whose slips the arbiter may open (the slips panel's picker): every graded round.
+    graded: list[Round]
     top_overdue: bool = False
     #: While the round runs: the tables whose player has sent nothing yet.
     missing: list[int] = field(default_factory=list)
@@ -117,7 +118,6 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
     now = now or timezone.now()
     rnd = rnd if rnd is not None else current_round(game.pk)
     running = rnd is not None and rnd.status == Round.Status.RUNNING
-    graded = rnd is not None and rnd.status in COUNTED
     received = slips_received(rnd) if rnd is not None else 0
     return GameScreen(
         game=game,
@@ -132,8 +132,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         ranking=standings.game_rows(standings.game_ranking(game)),
         board=_board(game),
         rack=rack_tiles(rnd) if rnd else [],
-        slips=round_slips(rnd) if graded else [],
-        changes=list(round_changes(rnd)) if graded else [],
+        graded=graded_rounds(game.pk),
         top_overdue=rnd is not None and top_overdue(rnd, now),
         missing=missing_tables(rnd) if running else [],
         deletable=game.status == Game.Status.PLAYING
@@ -142,6 +141,36 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         pending=_reasoned((p["rack"], p["reason"]) for p in game.pending_rejections),
         **_next_draw(game, rnd),
     )
+
+
+@dataclass(frozen=True)
+class SlipsPanel:
+    """One graded round's slips as the arbiter settles them: the table by table number, the paper
+    slips, the corrections and their undo, the log.  Any round of the game, not only the last: the
+    paper slips and disputes of round N are settled while round N+1 runs, and after the game (ux.md,
+    the arbiter's laptop); each is graded on its own round's board, rack and top (§3.4)."""
+
+    round: Round
+    slips: list[SlipRow]
+    changes: list
+    #: The game's last graded round: when the next one closes, the panel moves on to it.
+    latest: bool
+
+    @property
+    def key(self) -> str:
+        """What the panel shows, named: the round and its version, which every change of its slips
+        moves (the game screen's picker carries each round's, and a stale panel is drawn again)."""
+        return f"{self.round.pk}.{self.round.version}"
+
+
+def slips_panel(game: Game, number: int | None = None) -> SlipsPanel | None:
+    """The slips of round ``number`` of the game, or of its last graded round (None: none yet)."""
+    graded = graded_rounds(game.pk)
+    if not graded:
+        return None
+    shown = next((r for r in graded if r.number == number), graded[-1])
+    rnd = Round.objects.select_related("game").get(pk=shown.pk)
+    return SlipsPanel(rnd, round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk)
 
 
 def _reasoned(rejections) -> list[tuple[str, str]]:

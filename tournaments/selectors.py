@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.draw import EndReason
 from engine.messages import Message
 from server.language import interface_language
-from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
+from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 
 
 def tournament_list():
@@ -121,6 +121,15 @@ def round_slips(rnd: Round) -> list[SlipRow]:
     subs = {s.player_id: s for s in Submission.objects.filter(round=rnd).defer("history")}
     players = Player.objects.filter(tournament_id=rnd.game.tournament_id).order_by("table_number", "id")
     return [SlipRow(p, subs.get(p.pk), rnd.deadline) for p in players]
+
+
+def graded_rounds(game_id: int) -> list[Round]:
+    """The game's rounds whose slips are graded (closed or placed), by number: each one's slips stay
+    open to paper slips and corrections while the next runs and after the game (ux.md, the arbiter's
+    laptop).  A cancelled draw is no round of the game."""
+    fields = ("id", "game_id", "number", "version", "status")
+    rounds = Round.objects.filter(game_id=game_id, status__in=COUNTED)
+    return list(rounds.order_by("number", "attempt").only(*fields))
 
 
 def missing_tables(rnd: Round) -> list[int]:

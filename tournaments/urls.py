@@ -19,6 +19,7 @@ urlpatterns = [
     path("joueurs/<id:pk>/retirer/", registration.player_remove, name="player_remove"),
     path("parties/<id:pk>/", game.game_detail, name="game_detail"),
     path("parties/<id:pk>/etat/", game.game_poll, name="game_poll"),
+    path("parties/<id:pk>/bulletins/", game.game_slips, name="game_slips"),
     path("parties/<id:pk>/tirage/", game.game_draw, name="game_draw"),
     path("parties/<id:pk>/terminer/", game.game_end, name="game_end"),
     path("parties/<id:pk>/abandonner/", game.game_abandon, name="game_abandon"),

@@ -45,6 +45,7 @@ NOT_ARBITERS = {"training", "admin"}
 DEPUTY = {
     "tournaments:game_detail",
     "tournaments:game_poll",
+    "tournaments:game_slips",
     "tournaments:slip_enter",
     "tournaments:correction_undo",
     "tournaments:slip_history",

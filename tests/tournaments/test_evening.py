@@ -303,7 +303,7 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
     services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
-    url = f"/parties/{game.pk}/etat/"
+    url = f"/parties/{game.pk}/bulletins/"  # the slips panel, apart from the live region (issue 23)
     for lang, words in (
         ("fr", ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger",
                 "historique")),

@@ -285,8 +285,11 @@ def test_after_the_deadline_the_poll_closes_the_round_and_shows_the_graded_slips
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
     page = response.content.decode()
-    assert "Bulletins corrigés" in page and _top_slip(rnd) in page
     assert "Placer ce top" in page and "(proposé)" in page
+    # The live region names the graded round; its slips come in their own panel (issue 23).
+    assert f'hx-get="/parties/{game.pk}/bulletins/?coup=1"' in page and "data-latest" in page
+    panel = arbiter_client.get(reverse("tournaments:game_slips", args=[game.pk]), **HTMX).content.decode()
+    assert "Bulletins corrigés du coup 1" in panel and _top_slip(rnd) in panel
     assert Submission.objects.get(player=players[1]).paid == rnd.top_score
 
 

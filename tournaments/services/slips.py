@@ -8,10 +8,12 @@ from datetime import timedelta
 from django.db import IntegrityError
 from django.utils import timezone
 
+from engine.grading import Grade
 from engine.notation import NotationError, parse_slip
 from server.writes import ServiceError, writing
 from tournaments import room
-from tournaments.models import Player, Round, Submission, SubmissionChange
+from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange
+from tournaments.selectors import current_round
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.registration import player_held
 from tournaments.services.tops import position_of
@@ -155,15 +157,37 @@ def _late(rnd: Round) -> ServiceError:
 
 
 def submission_correct(*, round_id: int, player: Player, text: str, user) -> Submission:
-    """The arbiter enters or corrects a slip after the round (a paper slip, a typing slip); the
-    change is logged with who and when, and the slip graded again."""
+    """The arbiter enters or corrects a slip after the round (a paper slip, a typing slip): of any
+    graded round, the last one, one whose next round is drawn or running, or any once the game is
+    over (ux.md, the arbiter's laptop).  The change is logged with who and when, and the slip graded
+    again on its own round's board, rack and top (§3.4).
+
+    The slip is graded before the write lock is taken (``_graded_early``): on the laptop the lock
+    holds every writer, the running round's slips too, and a slip without a reference is searched
+    over the whole board."""
     slip = parse_slip_text(text)
+    early = _graded_early(round_id, _slip_fields(slip))
     with writing():
         _hold(player)  # before the round, as a slip does: a removal waiting for one waits for neither
         rnd = _round_over(round_id)
-        sub, before = _apply(rnd, player, slip, user)
+        sub, before = _apply(rnd, player, slip, user, early)
         _log(rnd, player, sub, user, before)
     return sub
+
+
+def _slip_fields(slip) -> dict:
+    return {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
+
+
+def _graded_early(round_id: int, fields: dict) -> tuple[str, Grade] | None:
+    """A corrected slip's grade worked out before the write lock, with the round's state it was
+    graded in: a graded round's rack and top never change, and its board is the one its players saw
+    (``position_of``) whatever was placed since, unless the round is placed meanwhile (its state
+    then differs, and ``_apply`` grades it again)."""
+    rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
+    if rnd is None or rnd.status not in COUNTED or rnd.top_state != Round.TopState.READY:
+        return None
+    return rnd.status, grade(rnd, position_of(rnd.game, rnd), Submission(**fields).slip_text())
 
 
 def _round_over(round_id: int) -> Round:
@@ -173,13 +197,14 @@ def _round_over(round_id: int) -> Round:
     return rnd
 
 
-def _apply(rnd: Round, player: Player, slip, user) -> tuple[Submission, dict | None]:
-    """The slip written in, graded; and what it was before (None: no slip).  The player's row held
-    meanwhile: one removed since the arbiter's screen showed them is refused, nothing stored."""
+def _apply(rnd: Round, player: Player, slip, user, early=None) -> tuple[Submission, dict | None]:
+    """The slip written in, graded (``early``: as ``_graded_early`` found it); and what it was before
+    (None: no slip).  The player's row held meanwhile: one removed since the arbiter's screen showed
+    them is refused, nothing stored."""
     _hold(player)
     sub = Submission.objects.filter(round=rnd, player=player).first()
     before = _slip_json(sub) if sub else None
-    fields = {"ref": str(slip.ref) if slip.ref else "", "word": str(slip.word), "claimed": slip.score}
+    fields = _slip_fields(slip)
     if sub is None:
         sub = Submission.objects.create(
             round=rnd, player=player, received_at=rnd.deadline or timezone.now(), entered_by=user, **fields
@@ -189,7 +214,11 @@ def _apply(rnd: Round, player: Player, slip, user) -> tuple[Submission, dict | N
             setattr(sub, key, value)
         sub.entered_by = user
         sub.save(update_fields=[*fields, "entered_by"])
-    store_grade(sub, grade(rnd, position_of(rnd.game, rnd), sub.slip_text()))
+    if early is not None and early[0] == rnd.status:
+        result = early[1]
+    else:
+        result = grade(rnd, position_of(rnd.game, rnd), sub.slip_text())
+    store_grade(sub, result)
     return sub, before
 
 
@@ -205,6 +234,21 @@ def _log(rnd: Round, player: Player, sub: Submission | None, user, before, undoe
     )
     rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
     rnd.save(update_fields=["version"])
+    _redraw_followers(rnd)
+
+
+def _redraw_followers(rnd: Round) -> None:
+    """A correction of an earlier round (the next one drawn, or the game over): the phones, the
+    projector and the game screens compare the round they follow (the room's, the game's), not this
+    one.  That one's version moves too, so that the totals and rankings they show follow, but never
+    a running round's: nothing shows a total while a round runs, its close moves it anyway, and its
+    row is left alone while the room's slips come in."""
+    following = {current_round(rnd.game_id), room.current_round(rnd.game.tournament_id)} - {None}
+    ids = {other.pk for other in following} - {rnd.pk}
+    shown = Round.objects.filter(pk__in=ids).exclude(status=Round.Status.RUNNING)
+    for other in shown.select_for_update(no_key=True).only("id", "game_id", "version"):
+        other.version += 1  # saved: the memo and the pushes hear of it
+        other.save(update_fields=["version"])
 
 
 def _slip_json(sub: Submission) -> dict:
@@ -223,19 +267,21 @@ def submission_enter(*, round_id: int, table_number: int, text: str, user) -> Su
 def submission_correction_undo(*, round_id: int, user) -> Submission | None:
     """Take back the round's latest correction not taken back yet: pressed again, the one before it,
     and so on back to the slips as the players sent them.  The slip before the correction is graded
-    again, or removed when the arbiter had typed one where there was none; each undo is logged."""
+    again, or removed when the arbiter had typed one where there was none; each undo is logged.
+    Any graded round's, as ``submission_correct``; the slip restored graded before the lock."""
+    seen = _last_change(round_id)
+    early = None
+    if seen is not None and seen.before is not None:
+        early = _graded_early(round_id, _slip_fields(parse_slip_text(seen.before["slip"])))
     with writing():
         rnd = _round_over(round_id)
-        change = (
-            SubmissionChange.objects.filter(round=rnd, undoes__isnull=True, undone_by__isnull=True)
-            .select_related("player")
-            .order_by("-changed_at", "-id")
-            .first()
-        )
+        change = _last_change(rnd.pk)
         if change is None:
             raise ServiceError("undo_nothing")
         if change.before is not None:
-            sub, before = _apply(rnd, change.player, parse_slip_text(change.before["slip"]), user)
+            slip = parse_slip_text(change.before["slip"])
+            same = seen is not None and change.pk == seen.pk
+            sub, before = _apply(rnd, change.player, slip, user, early if same else None)
         else:
             sub = Submission.objects.filter(round=rnd, player=change.player).first()
             before = _slip_json(sub) if sub else None
@@ -244,3 +290,9 @@ def submission_correction_undo(*, round_id: int, user) -> Submission | None:
             sub = None
         _log(rnd, change.player, sub, user, before, undoes=change)
     return sub
+
+
+def _last_change(round_id: int) -> SubmissionChange | None:
+    """The round's latest correction not taken back yet."""
+    changes = SubmissionChange.objects.filter(round_id=round_id, undoes__isnull=True, undone_by__isnull=True)
+    return changes.select_related("player").order_by("-changed_at", "-id").first()

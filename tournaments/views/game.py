@@ -56,15 +56,42 @@ def _screen_context(game: Game, rnd: Round | None, error: str = "", focus: str =
     }
 
 
-def _game_response(request, game_id: int, *, error: str = "", focus: str = "", read: dict | None = None):
+def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
     game, rnd = live(game_id)
     context = _screen_context(game, rnd, error, focus)
-    context["read"] = read
     context["deputy"] = not may_arbitrate(request.user, game.tournament)
     if request.htmx:
         return render(request, "tournaments/partials/_round.html", context)
     context["tournament"] = game.tournament
+    context["panel"] = screens.slips_panel(game, _round_number(request.GET.get("coup")))
     return render(request, "tournaments/game_detail.html", context)
+
+
+def _round_number(raw) -> int | None:
+    """The round asked for in the address (``?coup=3``); anything else: the last graded round."""
+    return int(raw) if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 4 else None
+
+
+def _page_of(game_id: int, number: int) -> str:
+    """The game screen showing round ``number``'s slips."""
+    return f"{reverse('tournaments:game_detail', args=[game_id])}?coup={number}"
+
+
+def _panel_response(request, game: Game, number: int | None, *, error="", focus="", read=None, changed=False):
+    """The slips panel of round ``number`` (``screens.slips_panel``), drawn apart from the live region:
+    the live region redraws every second while a round runs, and the arbiter types round N's paper
+    slips meanwhile.  ``changed``: a slip was stored, the live region's ranking is drawn again."""
+    context = {
+        "panel": screens.slips_panel(game, number),
+        "error": error,
+        "focus": focus,
+        "read": read,
+        "deputy": not may_arbitrate(request.user, game.tournament),
+    }
+    response = render(request, "tournaments/partials/_slips.html", context)
+    if changed:
+        response["HX-Trigger"] = "slips-changed"
+    return response
 
 
 def _after_action(request, game_id: int, error: str = "", focus: str = ""):
@@ -79,6 +106,16 @@ def _after_action(request, game_id: int, error: str = "", focus: str = ""):
 @for_deputy("game")
 def game_detail(request, pk: int):
     return _game_response(request, pk)
+
+
+@for_deputy("game")
+def game_slips(request, pk: int):
+    """The slips panel of the round the arbiter picks (``?coup=N``), or of the last graded round."""
+    number = _round_number(request.GET.get("coup"))
+    if not request.htmx:
+        return redirect(_page_of(pk, number) if number else reverse("tournaments:game_detail", args=[pk]))
+    game = get_object_or_404(Game.objects.select_related("tournament"), pk=pk)
+    return _panel_response(request, game, number)
 
 
 @for_deputy("game")
@@ -147,39 +184,53 @@ def round_place(request, pk: int):
     return _round_action(request, pk, lambda rnd: services.round_place_top(round_id=rnd.pk, index=index))
 
 
+def _after_slip(request, rnd: Round, error: str = "", focus: str = "", read: dict | None = None):
+    """After a paper slip, a correction or an undo: the slips panel of that round again (htmx), or
+    the game screen showing it (a plain form post)."""
+    if request.htmx:
+        shown = {"error": error, "focus": focus, "read": read, "changed": not error}
+        return _panel_response(request, rnd.game, rnd.number, **shown)
+    if error:
+        messages.error(request, error)
+    elif read is not None:
+        messages.success(request, _("Table %(table)s : lu %(slip)s, payé %(paid)s.") % read)
+    return redirect(_page_of(rnd.game_id, rnd.number))
+
+
 @for_deputy("round")
 @require_POST
 def slip_enter(request, pk: int):
-    """A paper slip typed by keyboard, or a graded slip corrected in place."""
+    """A paper slip typed by keyboard, or a graded slip corrected in place: of any graded round,
+    while the next one runs and after the game."""
     form = SlipForm(request.POST)
     focus = "paper" if request.POST.get("paper") else ""
-    rnd = get_object_or_404(Round, pk=pk)
+    rnd = get_object_or_404(Round.objects.select_related("game__tournament"), pk=pk)
     if not form.is_valid():
-        return _after_action(request, rnd.game_id, _form_errors(form), focus)
+        return _after_slip(request, rnd, _form_errors(form), focus)
     try:
         sub = services.submission_enter(
             round_id=rnd.pk, table_number=form.cleaned_data["table_number"], text=form.cleaned_data["text"],
             user=request.user,
         )
     except ServiceError as error:
-        return _after_action(request, rnd.game_id, error.text(), focus)
+        return _after_slip(request, rnd, error.text(), focus)
     # Stored at Enter, and said at once how it was read, beside the field, with the undo below it
     # (issue 23): a fast typist glances at the line instead of confirming each slip.
     english = interface_language() == "en"
     read = {"table": form.cleaned_data["table_number"], "slip": sub.slip_text(), "paid": sub.paid}
     read["why"] = (sub.message_en if english else sub.message) if sub.sanction not in ("", "none") else ""
-    if not request.htmx:
-        messages.success(request, _("Table %(table)s : lu %(slip)s, payé %(paid)s.") % read)
-        return redirect("tournaments:game_detail", pk=rnd.game_id)
-    return _game_response(request, rnd.game_id, focus=focus, read=read)
+    return _after_slip(request, rnd, focus=focus, read=read)
 
 
 @for_deputy("round")
 @require_POST
 def correction_undo(request, pk: int):
-    return _round_action(
-        request, pk, lambda rnd: services.submission_correction_undo(round_id=rnd.pk, user=request.user)
-    )
+    rnd = get_object_or_404(Round.objects.select_related("game__tournament"), pk=pk)
+    try:
+        services.submission_correction_undo(round_id=rnd.pk, user=request.user)
+    except ServiceError as error:
+        return _after_slip(request, rnd, error.text())
+    return _after_slip(request, rnd)
 
 
 def _game_view(service, doc: str):

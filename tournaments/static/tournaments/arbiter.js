@@ -119,3 +119,60 @@ document.addEventListener("click", function (event) {
     if (event.target.matches && event.target.matches(FIELDS)) show(event.target);
   });
 })();
+
+// The slips panel (#slips): one graded round's slips, paper slips, corrections, undo and log, drawn
+// apart from the live region (#live), which redraws every second while a round runs: the arbiter
+// types round N's paper slips while round N+1 runs (ux.md).  The live region carries the picker
+// (each graded round with its version); after each of its polls the panel is drawn again when it
+// is behind: its round's slips changed (a deputy's correction, a late slip), or it showed the last
+// graded round and a newer one closed.  Never while a field of the panel holds something typed.
+(function () {
+  "use strict";
+  var loading = false;
+
+  function typed(holder) {
+    return Array.prototype.some.call(holder.querySelectorAll("input[type=text], input[type=number]"),
+      function (field) { return field.value !== field.defaultValue; });
+  }
+
+  function behind(panel, picker) {
+    var latest = picker.querySelector("a[data-latest]");
+    if (!panel) return latest;
+    var shown = picker.querySelector('a[data-round="' + panel.dataset.round + '"]');
+    if (!shown) {
+      // Its round was cancelled (or the picker is older than the panel): the last graded round.
+      var newer = latest && Number(latest.dataset.number) >= Number(panel.dataset.number);
+      return newer ? latest : null;
+    }
+    if (panel.hasAttribute("data-latest") && latest && latest !== shown) return latest;
+    return Number(shown.dataset.version) > Number(panel.dataset.version) ? shown : null;
+  }
+
+  function check() {
+    var holder = document.getElementById("slips");
+    var picker = document.querySelector("#live .slips-picker");
+    if (!holder || !picker) return;
+    var panel = holder.querySelector("section.slips");
+    picker.querySelectorAll("a[data-round]").forEach(function (link) {
+      var on = panel !== null && link.dataset.round === panel.dataset.round;
+      if (on) link.setAttribute("aria-current", "true"); else link.removeAttribute("aria-current");
+    });
+    var want = behind(panel, picker);
+    if (!want || loading || typed(holder) || holder.querySelector(".htmx-request")) return;
+    loading = true;
+    htmx.ajax("GET", want.getAttribute("hx-get"), { source: holder, target: "#slips", swap: "innerHTML" })
+      .finally(function () { loading = false; });
+  }
+
+  // A slip stored, corrected or restored: the live region (its ranking) drawn again at once, even
+  // while a round runs and its key has not moved.
+  document.addEventListener("slips-changed", function () {
+    var live = document.getElementById("live");
+    if (!live) return;
+    var poll = live.getAttribute("hx-get").split("?")[0];
+    htmx.ajax("GET", poll, { source: live, target: "#live", swap: "outerHTML" });
+  });
+  document.addEventListener("DOMContentLoaded", check);
+  document.addEventListener("htmx:afterSettle", check);
+  document.addEventListener("htmx:afterRequest", check);
+})();
