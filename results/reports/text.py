@@ -25,7 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
         "grading": "Arbitrage",
         "grace": "Délai de grâce",
         "round_time": "Temps par coup",
-        "base": "Base des %",
+        "base": "Base",  # of the ranking, the négatif and the % (§4)
         "tie_break": "Départage",
         "printed": "Imprimé le",
         "top": "Top",
@@ -108,7 +108,7 @@ LABELS: dict[str, dict[str, str]] = {
         "grading": "Grading",
         "grace": "Grace window",
         "round_time": "Time per round",
-        "base": "Percentage base",
+        "base": "Base",
         "tie_break": "Tie-break",
         "printed": "Printed",
         "top": "Top",

@@ -180,7 +180,7 @@ def test_on_scores_only_the_ranking_sheet_prints_the_scores_first_and_the_base(t
     game, top = _played(tournament, players)
     pdf = render.ranking_sheet(sheets.game_ranking_sheet(game, standings.game_ranking(game)))[2]
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-    assert "scores seuls" in text
+    assert "Base : scores seuls" in text
     cells = text[: text.index("Solos —")].splitlines()  # pypdf gives a table cell per line
     names = [cell for cell in cells if cell in ("Alice", "Bruno", "Chloé")]
     assert names == ["Alice", "Bruno", "Chloé"]

@@ -162,7 +162,7 @@ def test_header_prints_every_setting_the_sheet_was_played_with():
         "Arbitrage : calculé",
         "Délai de grâce : 3 s",
         "Temps par coup : 2 min 30 s",
-        "Base des % : scores seuls",
+        "Base : scores seuls",
         "Départage : dernière partie",
         "Imprimé le : 14/05/2026 à 17:05",
         "Top : 800",
