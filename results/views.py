@@ -20,7 +20,7 @@ from server.downloads import download
 from server.writes import ServiceError
 from tournaments import services as tournament_services
 from tournaments import standings
-from tournaments.models import Game, Tournament
+from tournaments.models import Aggregate, Game, Tournament
 
 # -- live rankings -------------------------------------------------------------------------------
 
@@ -41,6 +41,7 @@ def game_results(request, pk: int):
         "game": game,
         "tournament": game.tournament,
         "ranking": standings.game_rows(standings.game_ranking(game)),
+        "main": game.tournament.percent_base,
         "key": key,
         "poll": "results:game_results",
         "poll_pk": game.pk,
@@ -67,6 +68,7 @@ def tournament_results(request, pk: int):
         "tournament": tournament,
         "ranking": standings.tournament_rows(ranking),
         "games": [g.top for g in ranking.games],
+        "main": _ranked_on(tournament),
         "key": key,
         "poll": "results:tournament_results",
         "poll_pk": tournament.pk,
@@ -76,6 +78,12 @@ def tournament_results(request, pk: int):
     context["printouts"] = tournament.printouts.filter(game=None).defer("pdf")[:5]
     context["printout_form"] = PrintoutForm()
     return render(request, "results/tournament_results.html", context)
+
+
+def _ranked_on(tournament: Tournament) -> str:
+    """The column a tournament's ranking follows, the one shown bold (§4): the average of the games'
+    percentages, else the total or the paid scores ("scores seuls")."""
+    return "percent" if tournament.aggregate == Aggregate.AVERAGE else tournament.percent_base
 
 
 # -- printouts -----------------------------------------------------------------------------------

@@ -220,3 +220,22 @@ def test_on_scores_only_the_phone_shows_the_scores_its_rank_follows(client, tour
     html = client.get(reverse("tournaments:player_page", kwargs={"token": bruno.token})).content.decode()
     status = html[html.index('id="player-status"') :]
     assert f"Scores <b>{top - 8}</b>" in status and "rang <b>2</b>/3" in status
+
+
+def test_on_the_average_of_the_games_the_tournaments_page_shows_the_percentage_it_ranks_on(
+    arbiter_client, tournament, players, on_base
+):
+    """§4's other setting: the average of the games' percentages is what the ranking follows, so it
+    is the bold column, and the page says so."""
+    on_base("total")
+    tournament.aggregate = "average"
+    tournament.save(update_fields=["aggregate"])
+    _played(tournament, players)
+    _played(tournament, players, "game-002.json")
+    page = arbiter_client.get(reverse("results:tournament_results", args=[tournament.pk])).content.decode()
+    table = _table(page)
+    percent = table.head.index("%")
+    assert all(bold == [i == percent for i in range(len(row))] for row, bold in zip(table.rows, table.bold))
+    shown = [float(row[percent].replace(",", ".")) for row in table.rows]
+    assert shown == sorted(shown, reverse=True)
+    assert "moyenne des pourcentages" in page
