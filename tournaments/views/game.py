@@ -279,7 +279,10 @@ def slip_history(request, pk: int, table: int):
     history = selectors.slip_history(rnd, table)
     if history is None:
         raise Http404
-    return render(request, "tournaments/partials/_slip_history.html", {"history": history, "round": rnd})
+    context = {"history": history, "round": rnd}
+    if not request.htmx:  # opened in a tab of its own: a whole page, styled, its close a way back
+        return render(request, "tournaments/slip_history.html", context)
+    return render(request, "tournaments/partials/_slip_history.html", context)
 
 
 @for_arbiter("round")

@@ -50,10 +50,18 @@
 })();
 
 // The slip history panel of the game screen (loaded by htmx into #slip-history) closes on its button.
+// Opened in a tab of its own (its link middle-clicked), the history is a page whose close is a link
+// back to the game screen: the tab closes if the browser lets the page close it, else the link is
+// followed.
 document.addEventListener("click", function (event) {
   if (!event.target.closest("[data-close-history]")) return;
   var panel = document.getElementById("slip-history");
-  if (panel) panel.textContent = "";
+  if (panel) {
+    event.preventDefault();
+    panel.textContent = "";
+    return;
+  }
+  window.close();
 });
 
 // The table cards' "Imprimer" button (no inline handler: the Content-Security-Policy forbids them).
