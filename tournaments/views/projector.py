@@ -1,18 +1,40 @@
-"""The projector: what the room sees, readable from the back (opened on the arbiter's laptop)."""
+"""The projector: what the room sees, readable from the back (opened on the arbiter's laptop).
+
+It follows the evening as the phones do: opened on a game, it shows the tournament's current game
+(``room.current_round``) once a later game has drawn its first rack, in place (its poll answers with
+the later game and the address it is now at), so that the arbiter never reopens it."""
 
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
-from tournaments import announce, screens
+from tournaments import announce, room, screens
 from tournaments.access import for_arbiter
+from tournaments.models import Game, Round
 from tournaments.views.game import live
+
+
+def _followed(pk: int) -> tuple[Game, Round | None, bool]:
+    """Game ``pk`` and its round, or the tournament's current game and its round when a later game
+    is the room's now; and whether it is a later one.  While one of the game's rounds is in play the
+    room is on it: the poll then costs no more than the phones' (no look at the tournament)."""
+    game, rnd = live(pk)
+    if game.status == Game.Status.PLAYING and rnd is not None and rnd.status != Round.Status.PLACED:
+        return game, rnd, False
+    current = room.current_round_recent(game.tournament_id)
+    if current is None or current.game_id == game.pk or current.game.number < game.number:
+        return game, rnd, False
+    game, rnd = live(current.game_id)
+    return game, rnd, True
 
 
 @for_arbiter("game")
 def projector(request, pk: int):
-    game, rnd = live(pk)
+    game, rnd, later = _followed(pk)
+    if later:
+        return redirect("tournaments:projector", game.pk)
     context = {
         "view": screens.projection(game, rnd),
         "thirty": announce.THIRTY_SECONDS,
@@ -23,7 +45,12 @@ def projector(request, pk: int):
 
 @for_arbiter("game")
 def projector_poll(request, pk: int):
-    game, rnd = live(pk)
-    if screens.pulse_key(game, rnd) == request.GET.get("v"):
+    game, rnd, later = _followed(pk)
+    if not later and screens.pulse_key(game, rnd) == request.GET.get("v"):
         return HttpResponse(status=204)
-    return render(request, "tournaments/partials/_projection.html", {"view": screens.projection(game, rnd)})
+    context = {"view": screens.projection(game, rnd), "followed": later}
+    response = render(request, "tournaments/partials/_projection.html", context)
+    if later:
+        # The address bar follows too: a reload opens the game shown.
+        response["HX-Replace-Url"] = reverse("tournaments:projector", args=[game.pk])
+    return response
