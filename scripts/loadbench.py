@@ -618,6 +618,8 @@ class Poller:
         self.element = element
         self.browser = browser
         self.path = ""
+        #: The last graded round (id, version) whose slips panel was fetched (the game screen).
+        self.shown: tuple | None = None
 
     def _read(self, text: str) -> None:
         found = re.search(r'hx-get="([^"]*/etat/\?v=[^"]*)"', text)
@@ -638,11 +640,22 @@ class Poller:
             now = time.monotonic()
             if reply is not None and reply.status == 200:
                 self._read(reply.text)
+                await self._panel(reply.text, headers)
                 planned = now + 1
             else:
                 planned += 1
             planned = max(planned, now)
         self.browser.close()
+
+    async def _panel(self, text: str, headers: dict) -> None:
+        """The game screen's slips panel, drawn apart from its live region: asked for, as the page's
+        script does (arbiter.js), when the last graded round named by the picker is another or moved."""
+        found = re.search(r'data-round="(\d+)" data-number="\d+" data-version="(\d+)" data-latest', text)
+        if self.element != "live" or found is None or found.groups() == self.shown:
+            return
+        self.shown = found.groups()
+        panel = self.page + "bulletins/"
+        await self.browser.request(f"{self.bucket}: slips panel", "GET", panel, headers=headers)
 
 
 class Arbiter:
@@ -1561,6 +1574,7 @@ def request_kind(environ: dict) -> str:
         (r"^/j/[^/]+/bulletin/$", "phone slip"),
         (r"^/j/[^/]+/$", "phone join"),
         (r"^/parties/\d+/etat/$", "game poll"),
+        (r"^/parties/\d+/bulletins/$", "slips panel"),
         (r"^/projecteur/\d+/etat/$", "projector poll"),
         (r"^/static/", "static"),
         (r"^/tournois/\d+/classement/$", "ranking page"),
