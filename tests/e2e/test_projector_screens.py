@@ -1,8 +1,9 @@
 """Issue 23 (3, 9): the projector on a club's projector, and through the evening.
 
-A room of 40 players (a few long names) is shown at 1024x768, 1280x720, 1280x800 and 1366x768 on
-each of the projector's screens: a rack drawn (with the ranking), the rack and the clock running, a
-top forming several words (with the ranking), and the ranking once the game ended.  On each, every
+A room of 40 players (a few long names) is shown at 1024x768, 1280x720, 1280x800, 1366x768 (club
+projectors) and 1920x1080 on each of the projector's screens: a rack drawn (with the ranking), the
+rack and the clock running, a top forming several words (with the ranking), and the ranking once
+the game ended.  On each, every
 visible element lies inside the window and inside its own box (nothing clipped, nothing spilling
 out), no row of the ranking lies under the voice buttons, the page does not scroll, and the
 ranking's pages (turned by a presenter's remote, PageDown) show every player once.  Screenshots go
@@ -26,7 +27,7 @@ from tournaments import screens, services
 from tournaments.models import Game
 
 PASSWORD = "mot-de-passe-du-club"
-SIZES = ((1024, 768), (1280, 720), (1280, 800), (1366, 768))
+SIZES = ((1024, 768), (1280, 720), (1280, 800), (1366, 768), (1920, 1080))
 PLAYERS = 40
 LONG_NAMES = ("Marie-Christine de La Villardière", "Jean-Baptiste Vanderhaeghen", "Anne-Sophie Étienne-Dupré")
 SHOWN_ROWS = ".projection-ranking tbody tr:not([hidden])"
