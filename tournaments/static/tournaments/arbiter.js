@@ -174,11 +174,14 @@ document.addEventListener("click", function (event) {
 
   // A slip stored, corrected or restored: the live region (its ranking) drawn again at once, even
   // while a round runs and its key has not moved.
+  // Once the panel's own request is over (it is synced on the live region).
   document.addEventListener("slips-changed", function () {
-    var live = document.getElementById("live");
-    if (!live) return;
-    var poll = live.getAttribute("hx-get").split("?")[0];
-    htmx.ajax("GET", poll, { source: live, target: "#live", swap: "outerHTML" });
+    setTimeout(function () {
+      var live = document.getElementById("live");
+      if (!live) return;
+      var poll = live.getAttribute("hx-get").split("?")[0];
+      htmx.ajax("GET", poll, { source: live, target: "#live", swap: "outerHTML" });
+    }, 0);
   });
   document.addEventListener("DOMContentLoaded", check);
   document.addEventListener("htmx:afterSettle", check);
