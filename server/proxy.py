@@ -30,6 +30,7 @@ class Proxy:
     user: str = ""  # the account nginx's workers run as (they read the static files); "": nginx's default
     connections: int = CONNECTIONS  # per worker (worker_connections)
     per_address: int = PER_ADDRESS_CONNECTIONS  # with a request under way, per client address (limit_conn)
+    message_timeout: str = "0"  # how long a room's last message is kept (nchan_message_timeout; 0: always)
 
     @property
     def open_files(self) -> int:
@@ -50,6 +51,7 @@ class Proxy:
             "@OPEN_FILES@": str(self.open_files),
             "@CONNECTIONS@": str(self.connections),
             "@PER_ADDRESS@": str(self.per_address),
+            "@MESSAGE_TIMEOUT@": self.message_timeout,
         }
         text = TEMPLATE.read_text()
         for word, value in values.items():
