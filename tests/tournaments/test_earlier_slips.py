@@ -5,6 +5,8 @@ of the game screen shows the round the arbiter picks, graded on that round's boa
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from urllib.parse import unquote
 
@@ -173,16 +175,26 @@ def test_after_the_game_any_round_is_opened_corrected_and_undone_and_the_results
     results = reverse("results:game_results", args=[game.pk])
     sheet_key = re.search(r"\?v=([^\"]+)\"", arbiter_client.get(results).content.decode()).group(1)
     assert arbiter_client.get(results, {"v": unquote(sheet_key)}, **HTMX).status_code == 204
+    projector = reverse("tournaments:projector_poll", args=[game.pk])
+    shown = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
+    projector_key = unquote(re.search(r"/etat/\?v=([^\"]+)\"", shown).group(1))
+    assert arbiter_client.get(projector, {"v": projector_key}, **HTMX).status_code == 204
 
     corrected = _enter(arbiter_client, first, alice.table_number, _top_slip(first)).content.decode()
     assert "Bulletins corrigés du coup 1" in corrected and "Journal des corrections" in corrected
     assert _paid(first, alice) == (first.top_score, "none") and _paid(second, bruno) == (0, "zero")
+    # The projector's ranking is drawn again.
+    assert arbiter_client.get(projector, {"v": projector_key}, **HTMX).status_code == 200
     phone = _phone_status(arbiter_client, alice, signature)
     assert phone.status_code == 200 and _phone_total(phone.content.decode()) == first.top_score
     # The results page (and the sheets and files built from it) is drawn again, Alice's line with it.
     sheet = arbiter_client.get(results, {"v": unquote(sheet_key)}, **HTMX).content.decode()
     line = next(row for row in sheet.split("<tr>") if "<td>Alice</td>" in row)
     assert f"<strong>{first.top_score}</strong>" in line
+    exported = arbiter_client.get(reverse("results:game_export", args=[game.pk, "csv"])).content
+    header, *lines = csv.reader(io.StringIO(exported.decode("utf-8-sig")), delimiter=";")
+    totals = {line[header.index("Nom")]: int(line[header.index("Total")]) for line in lines}
+    assert totals == {"Alice": first.top_score, "Bruno": 0, "Chloé": 0}
 
     _undo(arbiter_client, first)
     assert _paid(first, alice) == (0, "zero") and _totals(game)["Alice"] == 0
