@@ -101,7 +101,7 @@
   var announced = {};
   var game = null;
   // A browser may speak only once the page was clicked or typed into: a page reopened with the
-  // voice on keeps what it has to say until then.
+  // voice on keeps the rack it has to announce until then (a "30 secondes" would come too late).
   var held = [];
   // §3.3.1: at least 20 s between the previous top's announcement and the next rack.
   var PAUSE_MS = 20000;
@@ -112,10 +112,10 @@
     return synth.getVoices().find(function (v) { return (v.lang || "").toLowerCase().indexOf("fr") === 0; });
   }
 
-  function say(sentences) {
+  function say(sentences, rack) {
     if (!on || !synth) return;
     if (window.navigator.userActivation && !window.navigator.userActivation.hasBeenActive) {
-      held = held.concat(sentences);
+      if (rack) held = sentences;
       return;
     }
     var voice = frenchVoice();
@@ -133,8 +133,8 @@
     var data = box && box.querySelector("script");
     if (!box || !data || !box.dataset.key) return null;
     return {
-      game: box.dataset.game, key: box.dataset.key, status: box.dataset.status, topShown: !!box.dataset.topShown,
-      sentences: JSON.parse(data.textContent)
+      game: box.dataset.game, key: box.dataset.key, status: box.dataset.status,
+      topShown: !!box.dataset.topShown, sentences: JSON.parse(data.textContent)
     };
   }
 
@@ -155,7 +155,7 @@
     var wait = topShownAt === null ? 0 : Math.max(0, PAUSE_MS - (performance.now() - topShownAt));
     topShownAt = null;
     clearTimeout(waiting);
-    waiting = setTimeout(function () { say(a.sentences); }, wait);
+    waiting = setTimeout(function () { say(a.sentences, true); }, wait);
   }
 
   function label() {
