@@ -80,10 +80,11 @@ def test_the_slip_history_opened_in_its_own_tab_is_styled_and_closes(live_server
     assert tab.evaluate("getComputedStyle(document.body).fontFamily") != "Times New Roman"
     tab.screenshot(path=str(artifacts / "slip-history-tab.png"), full_page=True)
     tab.locator("a[data-close-history]").click()
+    back = f"/parties/{game.pk}/"
     deadline = time.monotonic() + 5
-    while not tab.is_closed() and not tab.url.endswith(f"/parties/{game.pk}/") and time.monotonic() < deadline:
+    while not (tab.is_closed() or tab.url.endswith(back)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert tab.is_closed() or tab.url.endswith(f"/parties/{game.pk}/"), tab.url
+    assert tab.is_closed() or tab.url.endswith(back), tab.url  # closed, or back on the game screen
 
     # In the game screen's panel it opens and closes as before.
     page.get_by_role("link", name="historique").first.click()
@@ -91,3 +92,135 @@ def test_the_slip_history_opened_in_its_own_tab_is_styled_and_closes(live_server
     page.locator("#slip-history").get_by_role("button", name="Fermer").click()
     expect(page.locator("#slip-history")).to_be_empty()
     assert errors == []
+
+
+# -- the phone: large print in black and white, the heading and the score field at 200 % -------------
+
+#: Every colour the page paints with, on every element and its ::before and ::after, that is not a
+#: grey (red, green and blue equal) and not transparent: "selector property colour".
+COLOURED = """() => {
+  const props = ["color", "background-color", "border-top-color", "border-right-color",
+    "border-bottom-color", "border-left-color", "outline-color", "text-decoration-color", "box-shadow",
+    "caret-color", "fill", "stroke"];
+  const found = [];
+  const grey = (text) => {
+    for (const m of text.matchAll(/rgba?\\(([^)]*)\\)/g)) {
+      const [r, g, b, a] = m[1].split(",").map(s => parseFloat(s));
+      if (a === 0) continue;
+      if (r !== g || g !== b) return false;
+    }
+    return true;
+  };
+  for (const el of document.querySelectorAll("body, body *")) {
+    if (el.closest(".sr")) continue;
+    for (const pseudo of [null, "::before", "::after"]) {
+      const style = getComputedStyle(el, pseudo);
+      if (pseudo && (style.content === "none" || style.content === "normal")) continue;
+      if (style.display === "none" || style.visibility === "hidden") continue;
+      for (const prop of props) {
+        const value = style.getPropertyValue(prop);
+        const where = `${el.tagName}.${el.className}${pseudo || ""}`;
+        if (value && !grey(value)) found.push(`${where} ${prop} ${value}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def _black_and_white(page: Page) -> None:
+    coloured = page.evaluate(COLOURED)
+    assert coloured == [], "\n".join(sorted(set(coloured)))
+
+
+def _large_print(page: Page) -> None:
+    page.get_by_role("button", name="Grands caractères").click()
+    expect(page.locator("body")).to_have_class("player large")
+
+
+def test_large_print_is_black_and_white_in_every_state_of_the_round(live_server, phone, artifacts):
+    game, (alice, _bruno) = _evening(("Alice", "Bruno"))
+    page = phone().new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    _large_print(page)
+    rnd = _running(game)
+    top = rnd.tops[0]
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    # A slip typed (on the board in the player's colour, its letters to tap, one a joker), a refusal.
+    page.get_by_label("Référence et mot").fill("Z99 QUOI?")
+    page.get_by_label("Score annoncé").fill("12")
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#player-receipt .error")).to_contain_text("illisible")
+    page.get_by_label("Référence et mot").fill(f"{top['ref']} {top['word'][:-1]}{top['word'][-1].upper()}?")
+    expect(page.locator("#slip-letters button")).not_to_have_count(0)
+    _black_and_white(page)
+    page.screenshot(path=str(artifacts / "phone-large-running.png"), full_page=True)
+    # The results, the player's line and a solo; the last top on the board.
+    page.get_by_label("Référence et mot").fill(f"{top['ref']} {top['word']}")
+    page.get_by_label("Score annoncé").fill(str(top["score"]))
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#player-receipt")).to_contain_text("reçu à")
+    _time_up(rnd)
+    expect(page.locator("body")).to_have_attribute("data-phase", "closed")
+    expect(page.locator(".results")).to_be_visible()
+    _black_and_white(page)
+    with _orm():
+        services.round_place_top(round_id=rnd.pk)
+    expect(page.locator("#player-board .c.last").first).to_be_visible()
+    _black_and_white(page)
+    page.screenshot(path=str(artifacts / "phone-large-results.png"), full_page=True)
+
+
+#: The heading's text from "table" on, as laid out: does it end inside the heading's box (which cuts
+#: what overflows it) and the screen?
+ROUND_SHOWN = """width => {
+  const heading = document.querySelector("h1.who");
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let node, found = false;
+  while ((node = walker.nextNode())) {
+    const at = node.data.indexOf("table");
+    if (at >= 0) { range.setStart(node, at); found = true; }
+    if (found) range.setEnd(node, node.data.length);
+  }
+  const box = heading.getBoundingClientRect(), text = range.getBoundingClientRect();
+  return [range.toString(), text.right <= Math.min(box.right, width) + 0.5];
+}"""
+
+#: Does the score field's placeholder (its visible label) fit in the field?
+SCORE_LABEL_FITS = """() => {
+  const field = document.querySelector(".slip-score"), style = getComputedStyle(field);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const needed = context.measureText(field.placeholder).width;
+  return [`${field.placeholder} ${Math.round(needed)} in ${Math.round(room)}`, needed <= room];
+}"""
+
+
+def _heading_and_score_whole(page: Page, width: int) -> None:
+    shown, whole = page.evaluate(ROUND_SHOWN, width)
+    assert "coup 1" in shown and whole, shown
+    label, fits = page.evaluate(SCORE_LABEL_FITS)
+    assert label.startswith("score ") and fits, (width, label)
+    expect(page.get_by_label("Score annoncé")).to_be_visible()
+    box = page.get_by_label("Score annoncé").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+
+
+def test_at_200_percent_the_heading_keeps_the_round_and_the_score_field_its_label(
+    live_server, phone, artifacts
+):
+    """200 % zoom on a 360-px phone: 180 CSS px.  A long name gives way, not the round."""
+    game, (alice,) = _evening((LONG_NAME,))
+    page = phone().new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    _running(game)
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    _heading_and_score_whole(page, 360)
+    page.set_viewport_size({"width": 180, "height": 320})
+    _heading_and_score_whole(page, 180)
+    page.screenshot(path=str(artifacts / "phone-zoom-200-heading.png"), full_page=True)
+    _large_print(page)
+    _heading_and_score_whole(page, 180)
+    page.screenshot(path=str(artifacts / "phone-zoom-200-heading-large.png"), full_page=True)
