@@ -40,6 +40,8 @@
     box.dataset.page = "1 / 1";  // the page's number takes its line under the rows
     var under = box.getBoundingClientRect().bottom - body.getBoundingClientRect().bottom;
     var room = bottomEdge(box) - under - body.getBoundingClientRect().top;
+    // A window too small for a projector (the ranking under the board): pages of ten, scrolled to.
+    if (rows.length && room < 3 * rows[0].getBoundingClientRect().height) room = Infinity;
     var start = 0, used = 0;
     rows.forEach(function (row, i) {
       var height = row.getBoundingClientRect().height;
