@@ -52,6 +52,33 @@ def _log_in(page: Page, url: str) -> None:
     page.get_by_role("button", name="Se connecter").click()
 
 
+# -- a refusal stays with the results -----------------------------------------------------------------
+
+
+def test_too_late_stays_on_the_phone_with_the_results(live_server, phone):
+    game, (alice,) = _evening()
+    page = phone().new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    rnd = _running(game)
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    # The server's clock has run out and the phone has not heard yet (its polls held back meanwhile).
+    polls = f"**/j/{alice.token}/etat/**"
+    page.route(polls, lambda route: route.abort())
+    _time_up(rnd)
+    page.get_by_label("Référence et mot").fill(f"{rnd.tops[0]['ref']} {rnd.tops[0]['word']}")
+    page.get_by_label("Score annoncé").fill(str(rnd.tops[0]["score"]))
+    page.get_by_role("button", name="Envoyer").click()
+    refusal = page.locator("#player-receipt .error")
+    expect(refusal).to_contain_text("Trop tard")
+    page.unroute(polls)
+    expect(page.locator("body")).to_have_attribute("data-phase", "closed")
+    expect(page.locator(".results")).to_contain_text("aucun bulletin remis")
+    for _ in range(3):  # a few more polls: the refusal stays beside the results
+        page.wait_for_timeout(2_100)
+        expect(refusal).to_contain_text("Bulletin non reçu")
+    expect(page.locator(".results")).to_be_visible()
+
+
 # -- the slip's history in a tab of its own --------------------------------------------------------
 
 
