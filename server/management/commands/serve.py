@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
+from server.backup import default_folder, start_saver
 from server.network import lan_addresses
 from server.warmup import warm_up_rooms
 
@@ -78,6 +79,11 @@ class Command(BaseCommand):
             default=INTERVAL_SECONDS,
             help="how often waiting results are sent",
         )
+        parser.add_argument(
+            "--backup-dir",
+            default=None,
+            help="folder of the evening's copies (a USB key); default ARBITER_BACKUP_DIR or var/backups",
+        )
 
     def handle(self, *args, **options):
         """Ctrl+C stops the server, at any moment, with one sentence and no traceback (issue 23):
@@ -109,7 +115,16 @@ class Command(BaseCommand):
             )
         )
 
-    def _serve(self, *, port: int, threads: int, no_serve: bool, chores_seconds: float, **options) -> bool:
+    def _serve(
+        self,
+        *,
+        port: int,
+        threads: int,
+        no_serve: bool,
+        chores_seconds: float,
+        backup_dir: str | None,
+        **options,
+    ) -> bool:
         """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
@@ -137,6 +152,10 @@ class Command(BaseCommand):
             self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
             self.stdout.write(f"    {change_password_command('arbitre')}")
         self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
+        database = settings.DATABASES["default"]
+        backups = Path(backup_dir).expanduser() if backup_dir else default_folder()
+        if database["ENGINE"] == "django.db.backends.sqlite3":
+            self.stdout.write("  " + _("Copies de la soirée : %(path)s") % {"path": backups})
         self.stdout.flush()
         if no_serve:
             return False
@@ -147,6 +166,9 @@ class Command(BaseCommand):
         application = get_wsgi_application()
         # Results waiting for a federation's server are sent when the connection comes back.
         start_chores(chores_seconds)
+        # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).
+        if database["ENGINE"] == "django.db.backends.sqlite3":
+            start_saver(Path(database["NAME"]), backups)
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped

@@ -1,0 +1,157 @@
+"""Issue 25 (1): the evening saved as it goes.  A real ``manage.py serve`` in its own ``var/`` copies
+its database to the arbiter's folder within 5 s of a write made by another process; when the folder
+goes away (the key pulled out) the arbiter's screen says so and the room goes on; when it comes back
+the next copy succeeds.  The copies are written beside then renamed: a partial ``.tmp-`` is never a
+copy, and only the last few are kept."""
+
+from __future__ import annotations
+
+import datetime
+import http.cookiejar
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server import backup
+from tests.live_services import free_port, listening, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _laptop_env(var: Path) -> dict:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "ARBITER_BACKUP_DIR")
+    }
+    env.update(ARBITER_VAR_DIR=str(var), DJANGO_SETTINGS_MODULE="arbiter.settings")
+    return env
+
+
+def _write(env: dict, name: str) -> float:
+    """A club created by another process (a write the server did not make); when it was committed."""
+    code = (
+        "import django, sys, time; django.setup(); from clubs.models import Club; "
+        "Club.objects.create(name=sys.argv[1]); print(time.time())"
+    )
+    done = subprocess.run([sys.executable, "-c", code, name], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def _copy_with(folder: Path, name: str) -> Path | None:
+    for path in reversed(backup.copies(folder)):
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if connection.execute("SELECT 1 FROM clubs_club WHERE name = ?", (name,)).fetchone():
+                return path
+        except sqlite3.Error:
+            pass
+        finally:
+            connection.close()
+    return None
+
+
+def _stamp(path: Path) -> float:
+    text = path.name[len(backup.PREFIX) : -len(backup.SUFFIX)]
+    return datetime.datetime.strptime(text, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=datetime.UTC).timestamp()
+
+
+class Arbiter:
+    def __init__(self, port: int, password: str):
+        self.port = port
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        html = self.get("/login/")
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        data = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": csrf, "username": "arbitre", "password": password}
+        )
+        request = urllib.request.Request(self.url("/login/"), data=data.encode(),
+                                         headers={"Referer": self.url("/login/")})  # fmt: skip
+        with self.opener.open(request, timeout=20) as answer:
+            assert answer.status == 200
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.url(path), timeout=20) as answer:
+            return answer.read().decode()
+
+
+@pytest.fixture
+def laptop(tmp_path):
+    var, key = tmp_path / "var", tmp_path / "key"
+    env = _laptop_env(var)
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--backup-dir", str(key)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        assert wait_for(lambda: listening(port), 120), log_path.read_text()
+        password = re.search(r"mot de passe « ([^»]+) »", log_path.read_text()).group(1)
+        yield env, key, port, password
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_a_write_is_in_the_copy_within_5_s_and_a_pulled_key_is_said_and_the_room_goes_on(laptop):
+    env, key, port, password = laptop
+    assert wait_for(lambda: backup.copies(key), 20), "no first copy"
+    committed = _write(env, "Copie une")
+    assert wait_for(lambda: _copy_with(key, "Copie une"), 15)
+    # The first copy holding the write was made within 5 s of its commit.
+    assert _stamp(_copy_with(key, "Copie une")) - committed <= 5.0
+    arbiter = Arbiter(port, password)
+    assert "Soirée copiée dans " + str(key) in arbiter.get("/")
+
+    # The key pulled out: a file where the folder was (nothing can be written there).
+    key.rename(key.with_name("key-out"))
+    key.write_text("not a folder")
+    _write(env, "Copie deux")
+    assert wait_for(lambda: "Copie de la soirée impossible" in arbiter.get("/"), 15)
+    page = arbiter.get("/")
+    assert 'class="backup error" role="alert"' in page and str(key) in page
+    _write(env, "Copie trois")  # the room goes on
+
+    # Back: the next copy succeeds, and holds what was written meanwhile.
+    key.unlink()
+    key.with_name("key-out").rename(key)
+    assert wait_for(lambda: _copy_with(key, "Copie trois"), 15)
+    assert wait_for(lambda: "Soirée copiée dans " in arbiter.get("/"), 10)
+    assert "Copie de la soirée impossible" not in arbiter.get("/")
+
+
+def test_a_partial_copy_is_never_counted_and_only_the_last_few_are_kept(tmp_path):
+    database, folder = tmp_path / "db.sqlite3", tmp_path / "key"
+    writer = sqlite3.connect(database)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("CREATE TABLE t (n INTEGER)")
+    writer.commit()
+    folder.mkdir()
+    (folder / f"{backup.TMP_PREFIX}12345{backup.SUFFIX}").write_bytes(b"SQLite format 3\x00" + b"\x00" * 10)
+    saver = backup.Saver(database, folder, min_seconds=0, keep=3)
+    for n in range(6):
+        writer.execute("INSERT INTO t VALUES (?)", (n,))
+        writer.commit()
+        assert saver.step()
+    assert not saver.step()  # nothing changed: no copy
+    kept = backup.copies(folder)
+    assert len(kept) == 3 and all(p.name.startswith("arbiter-") for p in kept)
+    newest = sqlite3.connect(kept[-1])
+    assert newest.execute("SELECT count(*) FROM t").fetchone()[0] == 6
+    assert newest.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    newest.close()
+    assert not list(folder.glob(f"{backup.TMP_PREFIX}{os.getpid()}*"))  # its own draft renamed away
