@@ -6,8 +6,11 @@
 workers = 4
 worker_class = "gthread"
 threads = 2
-# Phones poll every 2 seconds on the same connection.
-keepalive = 10
+# How long an idle connection is kept: longer than nginx keeps its own to gunicorn (deploy/nginx.conf,
+# upstream keepalive_timeout 60s), so that nginx always closes one first.  Were gunicorn to close one
+# first, a slip nginx sent on it in that instant would get a 502 and not be stored (nginx does not
+# send a POST again).  An idle connection costs a gthread worker a file, not a thread.
+keepalive = 75
 
 
 def post_worker_init(worker):

@@ -77,3 +77,22 @@ def login_locked(request, original_response=None, credentials=None) -> HttpRespo
     )
     response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
     return response
+
+
+#: Marks every answer of this application (``MarkedAnswerMiddleware``): the phone's script
+#: (``player.js``) takes an answer for the server's only if it carries it, never a proxy's 502 or a
+#: captive portal's page, which it answers by sending the same slip again.
+MARK_HEADER = "X-Arbiter"
+
+
+class MarkedAnswerMiddleware:
+    """First of the middlewares, so that every answer is marked: a view's, a refusal's, a 503 of a
+    database busy, a 500 page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response[MARK_HEADER] = "1"
+        return response
