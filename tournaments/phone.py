@@ -265,7 +265,10 @@ def _refusal_key(round_id: int, player_id: int) -> str:
 def refusal_keep(round_id: int, player_id: int, message: Message, at) -> None:
     """Keep why a sending for this round was refused (``at``: when it reached the server), in the
     shared cache (Redis at scale, this process's memory on the laptop), so that every later answer to
-    that phone, the results' included, still says it: it is part of the receipt of that round."""
+    that phone, the results' included, still says it: it is part of the receipt of that round.  A
+    slip sent before the clock started is not kept: once the round runs it means nothing."""
+    if message.code == "slip_round_not_running":
+        return
     try:
         cache.set(_refusal_key(round_id, player_id), (message.code, message.params, at), REFUSAL_SECONDS)
     except Exception:

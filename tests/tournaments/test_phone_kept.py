@@ -126,3 +126,13 @@ def test_the_phone_offers_the_review_of_every_game_finished_that_evening(client,
     assert html.count(f'href="{reviews[3]}"') == 1
     for url in reviews.values():  # each opens for this player
         assert client.get(url).status_code == 200
+
+
+def test_a_slip_sent_before_the_clock_started_is_refused_once_not_kept(client, players, game):
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    refused = _submit(client, players[0], rnd, "H8 ZZZ")
+    assert "Trop tard" not in refused and 'class="error"' in refused
+    assert _receipt_key(refused) == ""  # the next poll redraws the receipt without it
+    services.round_start(round_id=rnd.pk)
+    running = _poll(client, players[0])
+    assert 'class="error"' not in running[running.index('id="player-receipt"') :]
