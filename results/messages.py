@@ -176,5 +176,114 @@ register(
             "fr": "Cette fusion ne se relit plus : {reason_fr}",
             "en": "This merge can no longer be read: {reason_en}",
         },
+        "transfer_refused": {
+            "fr": "Fichier de tournoi refusé ({count} problème(s), les premiers ci-dessous). Rien n'a été "
+            "importé.",
+            "en": "Tournament file refused ({count} problem(s), the first ones below). Nothing was imported.",
+        },
+        "transfer_too_big": {
+            "fr": "Le fichier dépasse {limit} Mo : un fichier de tournoi exporté d'ici (gzip) tient bien en "
+            "dessous.",
+            "en": "The file is over {limit} MB: a tournament file exported from here (gzip) is well under.",
+        },
+        "transfer_unpacked_too_big": {
+            "fr": "Une fois décompressé, le fichier dépasse {limit} Mo.",
+            "en": "Unpacked, the file is over {limit} MB.",
+        },
+        "transfer_gzip": {
+            "fr": "Le fichier gzip est endommagé ou incomplet : exportez-le et envoyez-le de nouveau.",
+            "en": "The gzip file is damaged or incomplete: export it and send it again.",
+        },
+        "transfer_not_json": {
+            "fr": "Ce fichier n'est pas un fichier JSON lisible (coupé ou endommagé ?).",
+            "en": "This file is not readable JSON (cut short or damaged?).",
+        },
+        "transfer_too_deep": {
+            "fr": "Le fichier imbrique plus de {limit} niveaux : ce n'est pas un fichier de tournoi.",
+            "en": "The file nests more than {limit} levels: it is not a tournament file.",
+        },
+        "transfer_duplicate_key": {
+            "fr": "La clé « {key} » est donnée deux fois dans le même objet.",
+            "en": "The key '{key}' is given twice in one object.",
+        },
+        "transfer_format": {
+            "fr": "Ce n'est pas un fichier de tournoi de cette version (format « {found} », attendu "
+            "« {expected} »).",
+            "en": "This is not a tournament file of this version (format '{found}', expected '{expected}').",
+        },
+        "transfer_not_object": {
+            "fr": "{where} : un objet est attendu.",
+            "en": "{where}: an object is expected.",
+        },
+        "transfer_not_list": {
+            "fr": "{where} : « {key} » doit être une liste.",
+            "en": "{where}: '{key}' must be a list.",
+        },
+        "transfer_key_missing": {
+            "fr": "{where} : la clé « {key} » manque.",
+            "en": "{where}: the key '{key}' is missing.",
+        },
+        "transfer_key_unknown": {
+            "fr": "{where} : clé « {key} » inconnue.",
+            "en": "{where}: unknown key '{key}'.",
+        },
+        "transfer_too_many": {
+            "fr": "{where} : {count} éléments dans « {key} », au plus {limit}.",
+            "en": "{where}: {count} items in '{key}', at most {limit}.",
+        },
+        "transfer_value": {
+            "fr": "{where} : « {key} » ne peut valoir {value}.",
+            "en": "{where}: '{key}' cannot be {value}.",
+        },
+        "transfer_choice": {
+            "fr": "{where} : « {key} » vaut {value}, hors des choix ({expected}).",
+            "en": "{where}: '{key}' is {value}, not among the choices ({expected}).",
+        },
+        "transfer_range": {
+            "fr": "{where} : « {key} » vaut {value}, hors de {low} à {high}.",
+            "en": "{where}: '{key}' is {value}, not between {low} and {high}.",
+        },
+        "transfer_char": {
+            "fr": "{where} : « {key} » contient un caractère interdit ({char}).",
+            "en": "{where}: '{key}' holds a forbidden character ({char}).",
+        },
+        "transfer_long": {
+            "fr": "{where} : « {key} » a plus de {limit} caractères.",
+            "en": "{where}: '{key}' is over {limit} characters.",
+        },
+        "transfer_shape": {
+            "fr": "{where} : « {key} » n'a pas la forme attendue.",
+            "en": "{where}: '{key}' does not have the expected form.",
+        },
+        "transfer_prepared": {
+            "fr": "{where} : la partie préparée est invalide : {reason_fr}",
+            "en": "{where}: the prepared game is invalid: {reason_en}",
+        },
+        "transfer_id": {
+            "fr": "{where} : l'identifiant {value} n'est pas un nombre entier positif.",
+            "en": "{where}: the id {value} is not a positive whole number.",
+        },
+        "transfer_twice": {
+            "fr": "{where} : « {key} » {value} est donné deux fois.",
+            "en": "{where}: '{key}' {value} is given twice.",
+        },
+        "transfer_dangling": {
+            "fr": "{where} : « {key} » renvoie à {value}, absent du fichier.",
+            "en": "{where}: '{key}' refers to {value}, which the file does not hold.",
+        },
+        "transfer_lexicon": {
+            "fr": "Ce tournoi se joue avec la liste de mots « {name} » (sha256 {sha256}…), que ce club "
+            "n'a pas ici : chargez d'abord cette liste (page des dictionnaires), puis importez de nouveau.",
+            "en": "This tournament is played with the word list '{name}' (sha256 {sha256}…), which this "
+            "club does not have here: load that list first (word lists page), then import again.",
+        },
+        "transfer_conflict": {
+            "fr": "Import annulé : la base a refusé une ligne du fichier. Rien n'a été importé.",
+            "en": "Import cancelled: the database refused a row of the file. Nothing was imported.",
+        },
+        "transfer_no_club": {
+            "fr": "Choisissez un de vos clubs pour le tournoi importé.",
+            "en": "Choose one of your clubs for the imported tournament.",
+        },
     }
 )

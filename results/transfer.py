@@ -1,0 +1,164 @@
+"""A tournament as a file, from one installation to another (the laptop to the federation's server
+and back): ``tournament_export`` writes its players, games, rounds, slips and corrections' log
+(``arbiter-tournament/1``, gzipped), ``tournament_import`` reads one (``transfer_reading``) and
+writes it whole, in one transaction, for the club and the person who import it.
+
+What the file does not carry: this installation's ids (the file's ``id`` are references inside it,
+and the import gives every row a new one), people (who typed a slip or a correction is the importer
+on the other side), the word list itself (named by its sha256: the other side must hold it).
+A player's token travels, so the printed QR cards still join; a token this installation already
+knows (the same tournament imported twice, or a file copying another tournament's tokens) is never
+kept, lest the import take over that player's link: the player gets a new one."""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import json
+
+from django.db import IntegrityError
+
+from lexicons.models import LexiconList
+from lexicons.services import lexicons_of
+from results.transfer_reading import (
+    CHANGE_FIELDS,
+    FORMAT,
+    GAME_FIELDS,
+    PLAYER_FIELDS,
+    ROUND_FIELDS,
+    SLIP_FIELDS,
+    TOURNAMENT_FIELDS,
+    read_tournament,
+    refuse,
+)
+from server.writes import ServiceError, writing
+from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
+
+
+def _plain(value):
+    if isinstance(value, datetime.datetime | datetime.date):
+        return value.isoformat()
+    return value
+
+
+def _row(obj, names: tuple) -> dict:
+    return {name: _plain(getattr(obj, name)) for name in names}
+
+
+def tournament_document(tournament: Tournament) -> dict:
+    """The tournament as the file holds it (a constant number of queries)."""
+    players = list(Player.objects.filter(tournament=tournament).order_by("id"))
+    games = list(Game.objects.filter(tournament=tournament).order_by("number"))
+    rounds = list(Round.objects.filter(game__tournament=tournament).order_by("game_id", "number", "attempt"))
+    slips = Submission.objects.filter(round__game__tournament=tournament).order_by("id")
+    changes = SubmissionChange.objects.filter(round__game__tournament=tournament).order_by("id")
+    slips_of, changes_of, rounds_of = {}, {}, {}
+    for sub in slips:
+        row = {"id": sub.pk, "player": sub.player_id, "entered": sub.entered_by_id is not None}
+        slips_of.setdefault(sub.round_id, []).append({**row, **_row(sub, SLIP_FIELDS)})
+    for change in changes:
+        row = {
+            "id": change.pk,
+            "player": change.player_id,
+            "slip": change.submission_id,
+            "undoes": change.undoes_id,
+        }
+        changes_of.setdefault(change.round_id, []).append({**row, **_row(change, CHANGE_FIELDS)})
+    for rnd in rounds:
+        row = _row(rnd, ROUND_FIELDS)
+        row.update(slips=slips_of.get(rnd.pk, []), changes=changes_of.get(rnd.pk, []))
+        rounds_of.setdefault(rnd.game_id, []).append(row)
+    return {
+        "format": FORMAT,
+        "tournament": _row(tournament, TOURNAMENT_FIELDS),
+        "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
+        "players": [{"id": p.pk, **_row(p, PLAYER_FIELDS)} for p in players],
+        "games": [{**_row(g, GAME_FIELDS), "rounds": rounds_of.get(g.pk, [])} for g in games],
+    }
+
+
+def tournament_export(tournament: Tournament) -> bytes:
+    """The tournament's file: its document as compact JSON, gzipped."""
+    text = json.dumps(tournament_document(tournament), ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+
+
+def tournament_import(*, data: bytes, club, user) -> Tournament:
+    """The file's tournament, owned by ``club``, made by ``user``: checked whole before the write
+    lock, written in one transaction (nothing is left of a refused or failed import)."""
+    document = read_tournament(data)
+    lexicon = _lexicon(document["lexicon"], club)
+    try:
+        with writing():
+            return _write(document, lexicon, club, user)
+    except IntegrityError:
+        # A row the checks let through and the database refused: nothing was written.
+        raise ServiceError("transfer_conflict") from None
+
+
+def _lexicon(named: dict, club) -> LexiconList:
+    found = lexicons_of([club]).filter(sha256=named["sha256"]).first()
+    if found is None:
+        raise refuse("transfer_lexicon", name=named["name"][:80], sha256=named["sha256"][:12])
+    return found
+
+
+def _write(document: dict, lexicon: LexiconList, club, user) -> Tournament:
+    tournament = Tournament.objects.create(
+        **document["tournament"], lexicon=lexicon, owner=club, created_by=user
+    )
+    wanted = [p["token"] for p in document["players"]]
+    taken = set(Player.objects.filter(token__in=wanted).values_list("token", flat=True))
+    players = Player.objects.bulk_create(
+        Player(
+            tournament=tournament,
+            **{k: v for k, v in p.items() if k not in ("id", "token")},
+            token=new_token() if p["token"] in taken else p["token"],
+        )
+        for p in document["players"]
+    )
+    player_ids = {p["id"]: made.pk for p, made in zip(document["players"], players)}
+    for number in document["games"]:
+        _write_game(tournament, number, player_ids, user)
+    return tournament
+
+
+def _write_game(tournament: Tournament, doc: dict, player_ids: dict, user) -> None:
+    fields = {k: v for k, v in doc.items() if k not in ("rounds", "created_at")}
+    game = Game.objects.create(tournament=tournament, **fields)
+    Game.objects.filter(pk=game.pk).update(created_at=doc["created_at"])  # auto_now_add set it to now
+    for rdoc in doc["rounds"]:
+        fields = {k: v for k, v in rdoc.items() if k not in ("slips", "changes", "drawn_at")}
+        rnd = Round.objects.create(game=game, **fields)
+        Round.objects.filter(pk=rnd.pk).update(drawn_at=rdoc["drawn_at"])
+        slips = Submission.objects.bulk_create(
+            Submission(
+                round=rnd,
+                player_id=player_ids[s["player"]],
+                entered_by=user if s["entered"] else None,
+                **{k: v for k, v in s.items() if k not in ("id", "player", "entered")},
+            )
+            for s in rdoc["slips"]
+        )
+        slip_ids = {s["id"]: made.pk for s, made in zip(rdoc["slips"], slips)}
+        _write_changes(rnd, rdoc["changes"], player_ids, slip_ids, user)
+
+
+def _write_changes(rnd: Round, changes: list[dict], player_ids: dict, slip_ids: dict, user) -> None:
+    """The log in the file's order, then which change each undo took back."""
+    change_ids, undoes = {}, []
+    for doc in changes:
+        made = SubmissionChange.objects.create(
+            round=rnd,
+            player_id=player_ids[doc["player"]],
+            submission_id=slip_ids.get(doc["slip"]),
+            changed_by=user,
+            before=doc["before"],
+            after=doc["after"],
+        )
+        change_ids[doc["id"]] = made.pk
+        SubmissionChange.objects.filter(pk=made.pk).update(changed_at=doc["changed_at"])
+        if doc["undoes"] is not None:
+            undoes.append((made.pk, doc["undoes"]))
+    for pk, undone in undoes:
+        SubmissionChange.objects.filter(pk=pk).update(undoes_id=change_ids[undone])

@@ -1,0 +1,550 @@
+"""A tournament's file (``arbiter-tournament/1``, written by ``transfer.tournament_export``) read and
+checked before anything of it is written: bounded in bytes (sent and unpacked), in nesting and in
+counts; every key known and given once; each value as its column holds it (texts clean and within the
+column's length, numbers in the column's range, settings among their choices, times readable); the
+ids of the file only references inside it (never an id of this installation), each given once.
+A refusal is a ``TransferRefused`` listing the first problems found."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import zlib
+
+from django.db import models
+from django.utils.dateparse import parse_datetime
+
+from engine import record as engine_record
+from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK
+from engine.categories import category_code
+from engine.messages import LANGUAGES, Message
+from engine.texts import codepoint, forbidden_char, quoted
+from server.writes import ServiceError
+from tournaments.models import MAX_TABLE, Game, Player, Round, Submission, SubmissionChange, Tournament
+
+FORMAT = "arbiter-tournament/1"
+#: Bytes sent (a gzip or the JSON itself), and bytes of JSON once unpacked: 1,500 players over three
+#: games of 25 rounds write about 35 MB of JSON, 3 MB gzipped.
+MAX_SENT_MB = 20
+MAX_JSON_MB = 64
+#: Arrays and objects inside one another (the file nests 9 deep: a slip's history; a prepared game's
+#: record inside a game, 11).
+MAX_DEPTH = 12
+MAX_PLAYERS = 3_000
+MAX_GAMES = 101
+#: Round numbers of a game (no game has more than 101), and draws of one game, cancelled ones too.
+MAX_ROUND_NUMBER = 101
+MAX_DRAWS = 500
+MAX_ATTEMPT = 99
+#: Corrections logged in one round, all players together.
+MAX_CHANGES = 10_000
+#: Problems listed in one refusal.
+MAX_PROBLEMS = 20
+#: A text inside a column holding JSON (a slip's history, a top's word).
+MAX_JSON_TEXT = 300
+
+_MB = 1024 * 1024
+_TOKEN = re.compile("[A-Za-z0-9_-]{16,64}")
+_SHA256 = re.compile("[0-9a-f]{64}")
+_DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+
+#: What the file holds of each model (``id`` and references apart), in this order.
+TOURNAMENT_FIELDS = (
+    "name", "date", "place", "club", "round_seconds", "grading", "warning_threshold", "warning_penalty",
+    "solo_value", "solo_min_players", "grace_seconds", "percent_base", "tie_break", "aggregate",
+    "sheet_language",
+)  # fmt: skip
+PLAYER_FIELDS = ("name", "club", "licence", "series", "category", "table_number", "token")
+GAME_FIELDS = (
+    "number", "source", "seed", "prepared", "status", "end_reason", "bag", "board", "draws",
+    "pending_rejections", "created_at",
+)  # fmt: skip
+ROUND_FIELDS = (
+    "number", "attempt", "status", "rack", "tiles", "rejections", "rejection_reasons", "typed", "drawn_at",
+    "started_at", "deadline", "closed_at", "top_state", "top_score", "tops", "placed", "version",
+)  # fmt: skip
+SLIP_FIELDS = (
+    "ref", "word", "claimed", "received_at", "revision", "request_id", "history", "paid", "sanction",
+    "reason", "message", "message_en", "graded_at",
+)  # fmt: skip
+CHANGE_FIELDS = ("changed_at", "before", "after")
+
+_RANGES = {
+    models.PositiveSmallIntegerField: (0, 32_767),
+    models.PositiveIntegerField: (0, 2**31 - 1),
+    models.IntegerField: (-(2**31), 2**31 - 1),
+    models.BigIntegerField: (-(2**63), 2**63 - 1),
+}
+
+
+class TransferRefused(ServiceError):
+    """A tournament's file that cannot be imported: nothing is written.  ``problems`` holds a
+    ``Message`` per problem (the first ``MAX_PROBLEMS``), each saying where and why."""
+
+    def __init__(self, problems: list[Message]):
+        super().__init__("transfer_refused", count=len(problems))
+        self.problems = problems
+
+
+class _Full(Exception):
+    """Enough problems to list: the reading stops."""
+
+
+def refuse(code: str, **params) -> TransferRefused:
+    return TransferRefused([Message(code, params)])
+
+
+def load(data: bytes) -> dict:
+    """The file's JSON document (a gzip unpacked within ``MAX_JSON_MB``), not yet checked."""
+    if len(data) > MAX_SENT_MB * _MB:
+        raise refuse("transfer_too_big", limit=MAX_SENT_MB)
+    if data[:2] == b"\x1f\x8b":
+        data = _gunzip(data, MAX_JSON_MB * _MB)
+    elif len(data) > MAX_JSON_MB * _MB:
+        raise refuse("transfer_unpacked_too_big", limit=MAX_JSON_MB)
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise refuse("transfer_not_json") from None
+    depth = 0
+    for token in _BRACKETS.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise refuse("transfer_too_deep", limit=MAX_DEPTH)
+        elif bracket in "]}":
+            depth -= 1
+    try:
+        obj = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
+    except TransferRefused:
+        raise
+    except (ValueError, RecursionError):
+        raise refuse("transfer_not_json") from None
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        found = obj.get("format") if isinstance(obj, dict) else None
+        raise refuse(
+            "transfer_format", found=quoted(found if isinstance(found, str) else "?"), expected=FORMAT
+        )
+    return obj
+
+
+def _gunzip(data: bytes, limit: int) -> bytearray:
+    out = bytearray()
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pending = data
+    try:
+        while not inflater.eof:
+            piece = inflater.decompress(pending, 64 * 1024)
+            stalled = not piece and len(inflater.unconsumed_tail) == len(pending)
+            pending = inflater.unconsumed_tail
+            out += piece
+            if len(out) > limit:
+                raise refuse("transfer_unpacked_too_big", limit=MAX_JSON_MB)
+            if stalled:
+                break
+    except zlib.error:
+        raise refuse("transfer_gzip") from None
+    if not inflater.eof:
+        raise refuse("transfer_gzip")
+    return out
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        key = next(key for key in obj if sum(k == key for k, _ in pairs) > 1)
+        raise refuse("transfer_duplicate_key", key=quoted(key))
+    return obj
+
+
+def _no_constant(name: str):
+    raise ValueError(name)  # NaN and Infinity: no JSON, and no column holds them
+
+
+class Checker:
+    """The document's checks, collecting problems (``where`` names the object, as a person finds it)."""
+
+    def __init__(self):
+        self.problems: list[Message] = []
+
+    def add(self, code: str, where: str, **params) -> None:
+        self.problems.append(Message(code, {"where": where, **params}))
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise _Full
+
+    def keys(self, where: str, obj: object, required: tuple) -> bool:
+        """Whether ``obj`` is an object with exactly these keys (a problem said otherwise)."""
+        if not isinstance(obj, dict):
+            self.add("transfer_not_object", where)
+            return False
+        missing = [k for k in required if k not in obj]
+        unknown = [k for k in obj if k not in required]
+        if missing:
+            self.add("transfer_key_missing", where, key=missing[0])
+        if unknown:
+            self.add("transfer_key_unknown", where, key=quoted(unknown[0]))
+        return not missing and not unknown
+
+    def items(self, where: str, obj: dict, key: str, limit: int) -> list:
+        value = obj[key]
+        if not isinstance(value, list):
+            self.add("transfer_not_list", where, key=key)
+            return []
+        if len(value) > limit:
+            self.add("transfer_too_many", where, key=key, count=len(value), limit=limit)
+            return []
+        return value
+
+    def fields(self, where: str, model, obj: dict, names: tuple) -> dict:
+        """``obj``'s values as ``model``'s columns hold them (a bad one is left out, its problem said)."""
+        good = {}
+        for name in names:
+            field = model._meta.get_field(name)
+            ok, value = self.value(where, field, obj[name])
+            if ok:
+                good[name] = value
+        return good
+
+    def value(self, where: str, field, value) -> tuple[bool, object]:
+        key = field.name
+        if value is None:
+            if field.null:
+                return True, None
+            self.add("transfer_value", where, key=key, value="null")
+            return False, None
+        if isinstance(field, models.JSONField):
+            return self.json(where, key, value, 0), value
+        if isinstance(field, models.BooleanField):
+            if isinstance(value, bool):
+                return True, value
+        elif isinstance(field, models.CharField):
+            if isinstance(value, str):
+                return self.text(where, field, value), value
+        elif isinstance(field, models.DateTimeField):
+            moment = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
+            if moment is not None and moment.tzinfo is not None:
+                return True, moment
+        elif isinstance(field, models.DateField):
+            try:
+                if isinstance(value, str) and _DATE.fullmatch(value):
+                    return True, datetime.date.fromisoformat(value)
+            except ValueError:
+                pass
+        elif type(value) is int:
+            low, high = _RANGES[type(field)]
+            if field.choices:
+                allowed = [c for c, _label in field.choices]
+                if value in allowed:
+                    return True, value
+                self.add("transfer_choice", where, key=key, value=quoted(value), expected=_listed(allowed))
+                return False, None
+            if low <= value <= high:
+                return True, value
+            self.add("transfer_range", where, key=key, value=quoted(value), low=low, high=high)
+            return False, None
+        self.add("transfer_value", where, key=key, value=quoted(json.dumps(value, ensure_ascii=False)))
+        return False, None
+
+    def text(self, where: str, field, value: str) -> bool:
+        char = forbidden_char(value)
+        if char is not None:
+            self.add("transfer_char", where, key=field.name, char=codepoint(char))
+        elif len(value) > field.max_length:
+            self.add("transfer_long", where, key=field.name, limit=field.max_length)
+        elif field.choices and value not in [c for c, _label in field.choices]:
+            allowed = [c for c, _label in field.choices]
+            self.add("transfer_choice", where, key=field.name, value=quoted(value), expected=_listed(allowed))
+        else:
+            return True
+        return False
+
+    def json(self, where: str, key: str, value, depth: int) -> bool:
+        """A value kept in a JSON column: texts clean, whole numbers of 64 bits, no fractions."""
+        if isinstance(value, str):
+            char = forbidden_char(value)
+            if char is not None:
+                self.add("transfer_char", where, key=key, char=codepoint(char))
+                return False
+            if len(value) > MAX_JSON_TEXT:
+                self.add("transfer_long", where, key=key, limit=MAX_JSON_TEXT)
+                return False
+            return True
+        if value is None or isinstance(value, bool):
+            return True
+        if type(value) is int:
+            if -(2**63) <= value < 2**63:
+                return True
+            self.add("transfer_range", where, key=key, value=quoted(value), low=-(2**63), high=2**63 - 1)
+            return False
+        if isinstance(value, list):
+            return all(self.json(where, key, item, depth + 1) for item in value)
+        if isinstance(value, dict):
+            return all(
+                self.json(where, key, k, depth + 1) and self.json(where, key, v, depth + 1)
+                for k, v in value.items()
+            )
+        self.add("transfer_value", where, key=key, value=quoted(value))
+        return False
+
+    def shape(self, where: str, key: str, ok: bool) -> bool:
+        if not ok:
+            self.add("transfer_shape", where, key=key)
+        return ok
+
+
+def _listed(allowed: list) -> str:
+    return ", ".join(str(choice) for choice in allowed)
+
+
+def tiles_ok(value: object, *, board: bool = False) -> bool:
+    """Tile codes: 1-26 and the blank (27) in a rack or a bag; on the board 0 (empty), letters, and
+    letters played by a blank."""
+    if not isinstance(value, list) or not all(type(t) is int for t in value):
+        return False
+    if board:
+        return len(value) == 225 and all(
+            t == 0 or (1 <= (t & LETTER_MASK) <= 26 and t & ~(LETTER_MASK | BLANK_FLAG) == 0) for t in value
+        )
+    return all(1 <= t <= BLANK for t in value)
+
+
+def move_ok(value: object) -> bool:
+    """A top as a round keeps it: ``{"ref", "word", "tiles", "score"}``."""
+    return (
+        isinstance(value, dict)
+        and set(value) == {"ref", "word", "tiles", "score"}
+        and isinstance(value["ref"], str)
+        and isinstance(value["word"], str)
+        and isinstance(value["tiles"], list)
+        and type(value["score"]) is int
+        and 0 <= value["score"] <= 25_000
+    )
+
+
+def slip_json_ok(value: object) -> bool:
+    """A slip as the corrections' log keeps it, before or after (``{"slip", "paid", ...}``)."""
+    return value is None or (
+        isinstance(value, dict)
+        and set(value) <= {"slip", "paid", "sanction", "reason"}
+        and all(v is None or (isinstance(v, str | int) and not isinstance(v, bool)) for v in value.values())
+    )
+
+
+def record_problem(value: object) -> Message | None:
+    """Why a prepared game's record is refused (``engine.record``), or None."""
+    try:
+        engine_record.parse(value)
+    except engine_record.RecordError as error:
+        return Message(
+            "transfer_prepared", {f"reason_{lang}": error.message.text(lang) for lang in LANGUAGES}
+        )
+    return None
+
+
+def token_ok(value: str) -> bool:
+    return bool(_TOKEN.fullmatch(value))
+
+
+def sha256_ok(value: object) -> bool:
+    return isinstance(value, str) and bool(_SHA256.fullmatch(value))
+
+
+def read_tournament(data: bytes) -> dict:
+    """The file's tournament, checked: ``{"tournament", "lexicon", "players", "games"}`` with each
+    object's values as its columns hold them; refused (``TransferRefused``) unless all is good."""
+    obj = load(data)
+    check = Checker()
+    try:
+        document = _document(check, obj)
+    except _Full:
+        document = None
+    if check.problems or document is None:
+        raise TransferRefused(check.problems)
+    return document
+
+
+def _document(check: Checker, obj: dict) -> dict | None:
+    if not check.keys("/", obj, ("format", "tournament", "lexicon", "players", "games")):
+        return None
+    tournament = obj["tournament"]
+    if check.keys("tournament", tournament, TOURNAMENT_FIELDS):
+        tournament = check.fields("tournament", Tournament, tournament, TOURNAMENT_FIELDS)
+        if not tournament.get("name", "x").strip():
+            check.add("transfer_value", "tournament", key="name", value='""')
+    lexicon = obj["lexicon"]
+    if check.keys("lexicon", lexicon, ("name", "sha256")):
+        check.shape("lexicon", "sha256", sha256_ok(lexicon["sha256"]))
+        check.shape(
+            "lexicon", "name", isinstance(lexicon["name"], str) and not forbidden_char(lexicon["name"])
+        )
+    players = [
+        _player(check, f"players[{i}]", p)
+        for i, p in enumerate(check.items("/", obj, "players", MAX_PLAYERS))
+    ]
+    ids = _unique_ids(check, "players", players)
+    for key in ("table_number", "token"):
+        _unique_values(check, "players", players, key)
+    games = [
+        _game(check, f"games[{i}]", g, ids) for i, g in enumerate(check.items("/", obj, "games", MAX_GAMES))
+    ]
+    _unique_values(check, "games", games, "number")
+    return {"tournament": tournament, "lexicon": lexicon, "players": players, "games": games}
+
+
+def _id(check: Checker, where: str, value: object) -> object:
+    if type(value) is not int or not 1 <= value < 2**63:
+        check.add("transfer_id", where, value=quoted(value))
+        return None
+    return value
+
+
+def _unique_ids(check: Checker, where: str, rows: list[dict]) -> set:
+    ids = [row["id"] for row in rows if row is not None and row["id"] is not None]
+    _twice(check, where, "id", ids)
+    return set(ids)
+
+
+def _unique_values(check: Checker, where: str, rows: list, key: str) -> None:
+    _twice(check, where, key, [row[key] for row in rows if row is not None and key in row])
+
+
+def _twice(check: Checker, where: str, key: str, values: list) -> None:
+    seen = set()
+    for value in values:
+        if value in seen:
+            check.add("transfer_twice", where, key=key, value=quoted(value))
+            return
+        seen.add(value)
+
+
+def _player(check: Checker, where: str, obj: object) -> dict | None:
+    if not check.keys(where, obj, ("id", *PLAYER_FIELDS)):
+        return None
+    player = check.fields(where, Player, obj, PLAYER_FIELDS)
+    player["id"] = _id(check, where, obj["id"])
+    if not player.get("name", "x").strip():
+        check.add("transfer_value", where, key="name", value='""')
+    if "table_number" in player and not 1 <= player["table_number"] <= MAX_TABLE:
+        check.add(
+            "transfer_range", where, key="table_number", value=player["table_number"], low=1, high=MAX_TABLE
+        )
+    if "token" in player:
+        check.shape(where, "token", token_ok(player["token"]))
+    if "category" in player:
+        check.shape(where, "category", category_code(player["category"]) == player["category"])
+    return player
+
+
+def _game(check: Checker, where: str, obj: object, players: set) -> dict | None:
+    if not check.keys(where, obj, ("rounds", *GAME_FIELDS)):
+        return None
+    game = check.fields(where, Game, obj, GAME_FIELDS)
+    if game.get("prepared") is not None:
+        problem = record_problem(game["prepared"])
+        if problem is not None:
+            check.add(problem.code, where, **problem.params)
+    elif game.get("source") == Game.Source.PREPARED:
+        check.shape(where, "prepared", False)
+    check.shape(where, "bag", tiles_ok(obj["bag"]))
+    check.shape(where, "board", obj["board"] == [] or tiles_ok(obj["board"], board=True))
+    pending = obj["pending_rejections"]
+    check.shape(
+        where,
+        "pending_rejections",
+        isinstance(pending, list)
+        and all(
+            isinstance(p, dict)
+            and set(p) == {"rack", "reason"}
+            and all(isinstance(v, str) for v in p.values())
+            for p in pending
+        ),
+    )
+    if "number" in game:
+        check.shape(where, "number", 1 <= game["number"] <= MAX_GAMES)
+    rounds = [
+        _round(check, f"{where}.rounds[{i}]", r, players)
+        for i, r in enumerate(check.items(where, obj, "rounds", MAX_DRAWS))
+    ]
+    _twice(
+        check,
+        f"{where}.rounds",
+        "number, attempt",
+        [(r["number"], r["attempt"]) for r in rounds if r is not None and "number" in r and "attempt" in r],
+    )
+    game["rounds"] = rounds
+    return game
+
+
+def _round(check: Checker, where: str, obj: object, players: set) -> dict | None:
+    if not check.keys(where, obj, ("slips", "changes", *ROUND_FIELDS)):
+        return None
+    rnd = check.fields(where, Round, obj, ROUND_FIELDS)
+    if "number" in rnd:
+        check.shape(where, "number", 1 <= rnd["number"] <= MAX_ROUND_NUMBER)
+    if "attempt" in rnd:
+        check.shape(where, "attempt", 1 <= rnd["attempt"] <= MAX_ATTEMPT)
+    check.shape(where, "tiles", tiles_ok(obj["tiles"]) and len(obj["tiles"]) <= 7)
+    for key in ("rejections", "rejection_reasons"):
+        check.shape(where, key, isinstance(obj[key], list) and all(isinstance(v, str) for v in obj[key]))
+    check.shape(where, "tops", isinstance(obj["tops"], list) and all(move_ok(t) for t in obj["tops"]))
+    check.shape(where, "placed", obj["placed"] is None or move_ok(obj["placed"]))
+    slips = [
+        _slip(check, f"{where}.slips[{i}]", s, players)
+        for i, s in enumerate(check.items(where, obj, "slips", MAX_PLAYERS))
+    ]
+    slip_ids = _unique_ids(check, f"{where}.slips", slips)
+    _unique_values(check, f"{where}.slips", slips, "player")
+    changes = [
+        _change(check, f"{where}.changes[{i}]", c, players, slip_ids)
+        for i, c in enumerate(check.items(where, obj, "changes", MAX_CHANGES))
+    ]
+    change_ids = _unique_ids(check, f"{where}.changes", changes)
+    undone = [c["undoes"] for c in changes if c is not None and c["undoes"] is not None]
+    _twice(check, f"{where}.changes", "undoes", undone)
+    for value in undone:
+        if value not in change_ids:
+            check.add("transfer_dangling", f"{where}.changes", key="undoes", value=quoted(value))
+    rnd["slips"], rnd["changes"] = slips, changes
+    return rnd
+
+
+def _slip(check: Checker, where: str, obj: object, players: set) -> dict | None:
+    if not check.keys(where, obj, ("id", "player", "entered", *SLIP_FIELDS)):
+        return None
+    slip = check.fields(where, Submission, obj, SLIP_FIELDS)
+    slip["id"] = _id(check, where, obj["id"])
+    slip["player"] = _reference(check, where, "player", obj["player"], players)
+    slip["entered"] = check.shape(where, "entered", isinstance(obj["entered"], bool)) and obj["entered"]
+    history = obj["history"]
+    check.shape(
+        where,
+        "history",
+        isinstance(history, list)
+        and all(
+            isinstance(h, dict) and set(h) == {"slip", "at"} and all(isinstance(v, str) for v in h.values())
+            for h in history
+        ),
+    )
+    return slip
+
+
+def _change(check: Checker, where: str, obj: object, players: set, slips: set) -> dict | None:
+    if not check.keys(where, obj, ("id", "player", "slip", "undoes", *CHANGE_FIELDS)):
+        return None
+    change = check.fields(where, SubmissionChange, obj, CHANGE_FIELDS)
+    change["id"] = _id(check, where, obj["id"])
+    change["player"] = _reference(check, where, "player", obj["player"], players)
+    change["slip"] = None if obj["slip"] is None else _reference(check, where, "slip", obj["slip"], slips)
+    change["undoes"] = None if obj["undoes"] is None else _id(check, where, obj["undoes"])
+    for key in ("before", "after"):
+        check.shape(where, key, slip_json_ok(obj[key]))
+    return change
+
+
+def _reference(check: Checker, where: str, key: str, value: object, ids: set) -> object:
+    if type(value) is not int or value not in ids:
+        check.add("transfer_dangling", where, key=key, value=quoted(value))
+    return value

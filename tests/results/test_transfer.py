@@ -1,0 +1,293 @@
+"""Issue 25 (5): a tournament as a file between installations.  Exported, then imported for another
+club (here the same database plays the other installation): the same rankings, slips and log, new ids,
+tokens kept unless this installation knows them.  Every kind of bad file is refused with a clear
+message, and nothing of it is written."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from clubs.models import Club
+from engine.messages import Message
+from results import transfer
+from results.transfer_reading import MAX_PLAYERS, TransferRefused
+from tournaments import services, standings
+from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
+
+GAMES = Path(__file__).resolve().parents[1] / "data" / "reference-games"
+
+
+def _play(game, number: int, slips) -> Round:
+    rnd = services.round_draw(game_id=game.pk, expected_number=number).round
+    rnd = services.round_start(round_id=rnd.pk)
+    for player, text in slips(rnd).items():
+        services.submission_record(player=player, round_id=rnd.pk, text=text)
+    services.round_close(round_id=rnd.pk)
+    return services.round_place_top(round_id=rnd.pk)
+
+
+def _top(rnd: Round, score: bool = True) -> str:
+    top = rnd.tops[0]
+    return f"{top['ref']} {top['word']}" + (f" {top['score']}" if score else "")
+
+
+@pytest.fixture
+def played(tournament, players, arbiter):
+    """Two rounds of a prepared game, a correction and its undo, another correction; a second game
+    with a round running."""
+    alice, bruno, chloe = players
+    game = services.game_start(tournament=tournament, prepared=(GAMES / "game-001.json").read_text())
+    _play(game, 1, lambda r: {alice: _top(r), bruno: _top(r, score=False)})
+    second = _play(game, 2, lambda r: {alice: _top(r), chloe: "H8 ZZZ 12"})
+    services.submission_correct(round_id=second.pk, player=bruno, text=_top(second), user=arbiter)
+    services.submission_correction_undo(round_id=second.pk, user=arbiter)
+    services.submission_correct(round_id=second.pk, player=chloe, text=_top(second), user=arbiter)
+    other = services.game_start(tournament=tournament, seed=7)
+    rnd = services.round_draw(game_id=other.pk, expected_number=1).round
+    services.round_start(round_id=rnd.pk)
+    return tournament
+
+
+@pytest.fixture
+def club_b(db):
+    return Club.objects.create(name="Club B")
+
+
+def _ranking(tournament: Tournament) -> list:
+    """The tournament's ranking lines, and each game's, as every screen prints them (without the
+    players' ids)."""
+    rankings = [standings.tournament_rows(standings.tournament_ranking(tournament))]
+    rankings += [standings.game_rows(standings.game_ranking(g)) for g in tournament.games.all()]
+    return [[dataclasses.replace(row, key=None) for row in ranking.rows] for ranking in rankings]
+
+
+def _slips(tournament: Tournament) -> list[tuple]:
+    return sorted(
+        (
+            s.round.game.number,
+            s.round.number,
+            s.player.table_number,
+            s.player.name,
+            s.slip_text(),
+            s.paid,
+            s.sanction,
+            s.reason,
+            s.received_at,
+            bool(s.entered_by_id),
+        )
+        for s in Submission.objects.filter(round__game__tournament=tournament).select_related(
+            "round__game", "player"
+        )
+    )
+
+
+def _log(tournament: Tournament) -> list[tuple]:
+    changes = SubmissionChange.objects.filter(round__game__tournament=tournament).order_by("id")
+    return [
+        (
+            c.round.number,
+            c.player.name,
+            c.before,
+            c.after,
+            c.changed_at,
+            c.undoes.before if c.undoes else None,
+        )
+        for c in changes.select_related("round", "player", "undoes")
+    ]
+
+
+def _counts() -> tuple:
+    return tuple(m.objects.count() for m in (Tournament, Player, Game, Round, Submission, SubmissionChange))
+
+
+def test_a_tournament_goes_to_another_club_and_ranks_the_same(played, club_b, arbiter):
+    data = transfer.tournament_export(played)
+    copy = transfer.tournament_import(data=data, club=club_b, user=arbiter)
+    assert copy.pk != played.pk and copy.owner == club_b and copy.created_by == arbiter
+    assert (copy.name, copy.date, copy.lexicon_id, copy.grading) == (
+        played.name,
+        played.date,
+        played.lexicon_id,
+        played.grading,
+    )
+    assert _ranking(copy) == _ranking(played)
+    assert [row.name for row in _ranking(copy)[0]] == ["Alice", "Bruno", "Chloé"]
+    assert _slips(copy) == _slips(played)
+    assert len(_log(copy)) == 3 and _log(copy) == _log(played)
+    assert [r.number for r in Round.objects.filter(game__tournament=copy)] == [1, 2, 1]
+    running = Round.objects.get(game__tournament=copy, game__number=2)
+    assert (running.status, running.rack) == (
+        Round.objects.get(game__tournament=played, game__number=2).status,
+        Round.objects.get(game__tournament=played, game__number=2).rack,
+    )
+    # The same database already holds every token: none is kept (that would take over the link).
+    tokens = set(Player.objects.filter(tournament=played).values_list("token", flat=True))
+    assert not tokens & set(Player.objects.filter(tournament=copy).values_list("token", flat=True))
+    # A copy exported again carries the same games, slips and log.
+    again = json.loads(gzip.decompress(transfer.tournament_export(copy)))
+    first = json.loads(gzip.decompress(data))
+    for doc in (again, first):
+        for p in doc["players"]:
+            p.pop("token"), p.pop("id")
+        for g in doc["games"]:
+            for r in g["rounds"]:
+                for s in r["slips"]:
+                    s.pop("id"), s.pop("player")
+                for c in r["changes"]:
+                    c.pop("id"), c.pop("player"), c.pop("slip"), c.pop("undoes")
+    assert again == first
+
+
+def test_tokens_unknown_here_are_kept_so_the_cards_still_join(played, club_b, arbiter):
+    data = transfer.tournament_export(played)
+    tokens = sorted(Player.objects.filter(tournament=played).values_list("token", flat=True))
+    Tournament.objects.filter(pk=played.pk).delete()
+    copy = transfer.tournament_import(data=data, club=club_b, user=arbiter)
+    assert sorted(Player.objects.filter(tournament=copy).values_list("token", flat=True)) == tokens
+
+
+# -- bad files: a clear refusal, nothing written -------------------------------------------------
+
+
+def _document(tournament: Tournament) -> dict:
+    return json.loads(gzip.decompress(transfer.tournament_export(tournament)))
+
+
+def _refused(data: bytes, club, user) -> list[str]:
+    before = _counts()
+    with pytest.raises(TransferRefused) as refused:
+        transfer.tournament_import(data=data, club=club, user=user)
+    assert _counts() == before
+    problems = refused.value.problems
+    assert problems and all(isinstance(m, Message) for m in problems)
+    assert refused.value.message.text("fr").startswith("Fichier de tournoi refusé")
+    return [m.text("en") for m in problems]
+
+
+def _encoded(doc: dict) -> bytes:
+    return json.dumps(doc).encode()
+
+
+def _slip(doc: dict) -> dict:
+    return doc["games"][0]["rounds"][1]["slips"][0]
+
+
+BAD = {
+    "wrong format": (lambda d: d.update(format="arbiter-tournament/2"), "format 'arbiter-tournament/2'"),
+    "unknown key": (lambda d: d["tournament"].update(colour="red"), "tournament: unknown key 'colour'"),
+    "missing key": (lambda d: d["players"][0].pop("name"), "players[0]: the key 'name' is missing"),
+    "NUL in a name": (
+        lambda d: d["players"][1].update(name="Bruno\x00"),
+        "players[1]: 'name' holds a forbidden character (U+0000)",
+    ),
+    "lone surrogate": (
+        lambda d: d["tournament"].update(place="\ud800"),
+        "tournament: 'place' holds a forbidden character (U+D800)",
+    ),
+    "text too long": (
+        lambda d: d["players"][0].update(club="x" * 121),
+        "players[0]: 'club' is over 120 characters",
+    ),
+    "number out of range": (
+        lambda d: d["tournament"].update(solo_value=-1),
+        "tournament: 'solo_value' is -1, not between 0 and 32767",
+    ),
+    "table out of range": (
+        lambda d: d["players"][0].update(table_number=10_000),
+        "'table_number' is 10000, not between 1 and 9999",
+    ),
+    "not among the choices": (
+        lambda d: d["tournament"].update(grading="guess"),
+        "'grading' is guess, not among the choices (fisf, computed)",
+    ),
+    "a boolean for a number": (lambda d: _slip(d).update(paid=True), "'paid' cannot be true"),
+    "dangling player": (
+        lambda d: _slip(d).update(player=999_999),
+        "games[0].rounds[1].slips[0]: 'player' refers to 999999, which the file does not hold",
+    ),
+    "dangling undo": (
+        lambda d: d["games"][0]["rounds"][1]["changes"][1].update(undoes=424_242),
+        "'undoes' refers to 424242",
+    ),
+    "token twice": (lambda d: d["players"][1].update(token=d["players"][0]["token"]), "players: 'token'"),
+    "table twice": (
+        lambda d: d["players"][1].update(table_number=d["players"][0]["table_number"]),
+        "players: 'table_number' 1 is given twice",
+    ),
+    "slip twice for a player": (
+        lambda d: d["games"][0]["rounds"][1]["slips"][1].update(player=_slip(d)["player"]),
+        "'player'",
+    ),
+    "bad time": (lambda d: _slip(d).update(received_at="yesterday"), "'received_at' cannot be"),
+    "bad board": (
+        lambda d: d["games"][0].update(board=[99] * 225),
+        "games[0]: 'board' does not have the expected form",
+    ),
+    "bad prepared game": (
+        lambda d: d["games"][0].update(prepared={"format": "x"}),
+        "games[0]: the prepared game is invalid",
+    ),
+    "bad category": (
+        lambda d: d["players"][0].update(category="Martian"),
+        "'category' does not have the expected form",
+    ),
+    "too many players": (
+        lambda d: d.update(players=[d["players"][0]] * (MAX_PLAYERS + 1)),
+        f"/: {MAX_PLAYERS + 1} items in 'players', at most {MAX_PLAYERS}",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_a_bad_file_is_refused_saying_where_and_nothing_is_written(played, club_b, arbiter, case):
+    change, said = BAD[case]
+    doc = _document(played)
+    change(doc)
+    problems = _refused(_encoded(doc), club_b, arbiter)
+    assert any(said in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    "data, said",
+    [
+        (b'{"format": "arbiter-tournament/1", "players": [', "not readable JSON"),
+        (gzip.compress(b'{"format": "arbiter-tournament/1"}')[:-9], "gzip file is damaged"),
+        (b"[" * 5_000 + b"]" * 5_000, "nests more than 12 levels"),
+        (b'{"format": "arbiter-tournament/1", "format": "x"}', "key 'format' is given twice"),
+        (b'{"format": "arbiter-tournament/1", "players": [NaN]}', "not readable JSON"),
+        (b"\xff\xfe not text", "not readable JSON"),
+        (b'"just a text"', "format '?'"),
+    ],
+    ids=["truncated", "cut gzip", "too deep", "duplicate key", "NaN", "not UTF-8", "not an object"],
+)
+def test_a_file_that_is_no_tournament_is_refused(club_b, arbiter, data, said):
+    problems = _refused(data, club_b, arbiter)
+    assert any(said in p for p in problems), problems
+
+
+def test_a_file_too_big_is_refused_before_it_is_read(club_b, arbiter):
+    problems = _refused(b" " * (20 * 1024 * 1024 + 1), club_b, arbiter)
+    assert "over 20 MB" in problems[0]
+    bomb = gzip.compress(b" " * (65 * 1024 * 1024))
+    assert "Unpacked, the file is over 64 MB" in _refused(bomb, club_b, arbiter)[0]
+
+
+def test_an_unknown_word_list_is_named_and_nothing_is_written(played, club_b, arbiter):
+    doc = _document(played)
+    doc["lexicon"] = {"name": "ODS 9", "sha256": "ab" * 32}
+    problems = _refused(_encoded(doc), club_b, arbiter)
+    assert "word list 'ODS 9' (sha256 abababababab…)" in problems[0] and "load that list first" in problems[0]
+
+
+def test_the_first_problems_are_listed_at_most_twenty(played, club_b, arbiter):
+    doc = _document(played)
+    for p in doc["players"]:
+        p["name"] = "\x01"
+    doc["players"] = doc["players"] * 10
+    problems = _refused(_encoded(doc), club_b, arbiter)
+    assert len(problems) == 20 and "players[0]: 'name' holds a forbidden character (U+0001)" in problems[0]
