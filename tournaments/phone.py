@@ -262,22 +262,26 @@ def _refusal_key(round_id: int, player_id: int) -> str:
     return f"phone-refusal:{round_id}:{player_id}"
 
 
-def refusal_keep(round_id: int, player_id: int, message: Message, at) -> None:
-    """Keep why a sending for this round was refused (``at``: when it reached the server), in the
+def refusal_keep(round_id: int, player_id: int, message: Message, at, request_id: str = "") -> None:
+    """Keep why a sending for this round was refused (``at``: when it reached the server;
+    ``request_id``: the sending's, as stored with a slip), in the
     shared cache (Redis at scale, this process's memory on the laptop), so that every later answer to
     that phone, the results' included, still says it: it is part of the receipt of that round.  A
     slip sent before the clock started is not kept: once the round runs it means nothing."""
     if message.code == "slip_round_not_running":
         return
     try:
-        cache.set(_refusal_key(round_id, player_id), (message.code, message.params, at), REFUSAL_SECONDS)
+        kept = (message.code, message.params, at, request_id)
+        cache.set(_refusal_key(round_id, player_id), kept, REFUSAL_SECONDS)
     except Exception:
         log.warning("cache unreachable: a refused slip is said once only", exc_info=True)
 
 
 def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
     """The refusal kept for this round, unless a slip was stored after it (that slip's receipt says
-    what the server holds now)."""
+    what the server holds now), or the refused sending itself was stored: a retry refused as late
+    (its answer lost, the phone sent the slip again after the cutoff) handled before its first try,
+    which was stamped in time and is stored after; the phone then shows the slip received."""
     try:
         kept = cache.get(_refusal_key(rnd.pk, player_id))
     except Exception:
@@ -285,8 +289,8 @@ def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
         return ""
     if kept is None:
         return ""
-    code, params, at = kept
-    if sub is not None and sub.received_at >= at:
+    code, params, at, request_id = (*kept, "")[:4]  # kept before the request id was: 3 values
+    if sub is not None and (sub.received_at >= at or (request_id and sub.request_id == request_id)):
         return ""
     return Message(code, params).text(interface_language())
 

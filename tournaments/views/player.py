@@ -202,6 +202,7 @@ def player_submit(request, token: str):
     fisf = player.tournament.grading == Grading.FISF
     text = _slip_text(request.POST, fisf)
     error, round_id = None, None
+    request_id = _request_id(request.POST, text)
     now = arrival.received_at(request)
     try:
         round_id = room.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
@@ -211,7 +212,7 @@ def player_submit(request, token: str):
             player=player,
             round_id=round_id,
             text=text,
-            request_id=_request_id(request.POST, text),
+            request_id=request_id,
             now=now,
         )
     except ServiceError as refusal:
@@ -220,7 +221,7 @@ def player_submit(request, token: str):
         error = refusal.text()
         stored = None
         if round_id is not None:  # kept with the round's receipt: it stays beside the results
-            phone.refusal_keep(round_id, player.pk, refusal.message, now)
+            phone.refusal_keep(round_id, player.pk, refusal.message, now, request_id)
     context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
         return _page(request, context)

@@ -335,9 +335,12 @@
     changed();
   });
 
-  /* -- a slip the server could not store (503: its database was busy) or that got no answer (the
-        network dropped) is sent again, the same request (same request_id: stored once even if the
-        lost answer was a success), after a growing pause, until the round's time is up. -- */
+  /* -- a slip the server could not store (503: its database was busy) or that got no answer from
+        the server (the network dropped; a proxy's 502, 503 or 504; a captive portal's page: any
+        answer without the application's mark) is sent again, the same request (same request_id:
+        stored once even if the lost answer was a success), after a growing pause with some chance
+        in it (a hall's phones that failed together do not come back together), until the round's
+        time is up.  "Received" is shown only from the server's own answer. -- */
 
   var RETRY_FIRST = 500, RETRY_MAX = 4000; // ms
   var RETRY_AFTER_END = 5000; // ms past the phone's countdown: the server's grace window, roughly
@@ -357,6 +360,11 @@
   function mayRetry() {
     if (phase() !== "running") return false;
     return clockEnd === null || performance.now() < clockEnd + RETRY_AFTER_END;
+  }
+
+  /* The application marks each of its answers (X-Arbiter, server/answers.py). */
+  function fromServer(xhr) {
+    return !!xhr && xhr.status !== 0 && xhr.getResponseHeader("X-Arbiter") === "1";
   }
 
   function serverSentence(xhr) {
@@ -382,7 +390,7 @@
   function sendFailed(event) {
     var form = fromSlip(event);
     if (!form) return;
-    var xhr = event.detail.xhr, status = xhr ? xhr.status : 0;
+    var xhr = event.detail.xhr, status = fromServer(xhr) ? xhr.status : 0;
     if (status !== 0 && status !== 503) {
       // A refusal that sending again would not change (a page expired: reload it): say so.
       cancelRetry();
@@ -399,7 +407,7 @@
     retryTimer = setTimeout(function () {
       retryTimer = null;
       if (mayRetry()) htmx.trigger(form, "submit");
-    }, retryDelay);
+    }, retryDelay / 2 + Math.random() * retryDelay / 2);
   }
 
   function cancelRetry() {
@@ -410,6 +418,14 @@
 
   document.addEventListener("htmx:sendError", sendFailed);
   document.addEventListener("htmx:responseError", sendFailed);
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // An answer that is not the server's, even a 200 (a captive portal's page): nothing of it is
+    // shown; taken as no answer (htmx:responseError follows), the slip is sent again.
+    var config = event.detail.requestConfig;
+    if (!config || !config.elt || config.elt.id !== "player-slip" || fromServer(event.detail.xhr)) return;
+    event.detail.shouldSwap = false;
+    event.detail.isError = true;
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     // Sent by hand meanwhile: that sending replaces the one waiting.
     if (fromSlip(event) && retryTimer !== null) {
