@@ -26,6 +26,7 @@ import contextlib
 import datetime
 import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -117,6 +118,27 @@ def copy_database(source: sqlite3.Connection, folder: Path, keep: int = KEEP) ->
     return final
 
 
+def mirror_media(media_root: Path, folder: Path) -> int:
+    """The files under ``media_root`` (the clubs' uploaded word lists, named by their content) copied
+    to ``folder`` when missing there or of another size, each beside then renamed; how many."""
+    copied = 0
+    if not media_root.is_dir():
+        return 0
+    for source in media_root.rglob("*"):
+        if not source.is_file() or source.name.endswith(".tmp"):
+            continue
+        target = folder / source.relative_to(media_root)
+        with contextlib.suppress(OSError):
+            if target.stat().st_size == source.stat().st_size:
+                continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        draft = target.with_name(f"{TMP_PREFIX}{target.name}")
+        shutil.copyfile(source, draft)
+        os.replace(draft, target)
+        copied += 1
+    return copied
+
+
 def _fsync_folder(folder: Path) -> None:
     """The rename itself on the disk (POSIX; Windows has no directory handles to flush)."""
     if os.name == "nt":
@@ -132,8 +154,10 @@ class Saver:
     """The saving loop over one database file; ``start()`` runs it in a daemon thread."""
 
     def __init__(self, database: Path, folder: Path, *, min_seconds: float = MIN_SECONDS,
-                 poll_seconds: float = POLL_SECONDS, keep: int = KEEP):  # fmt: skip
+                 poll_seconds: float = POLL_SECONDS, keep: int = KEEP,
+                 media_root: Path | None = None):  # fmt: skip
         self.database, self.folder = Path(database), Path(folder)
+        self.media_root = Path(media_root) if media_root else None
         self.min_seconds, self.poll_seconds, self.keep = min_seconds, poll_seconds, keep
         self.stop = threading.Event()
         self._connection: sqlite3.Connection | None = None
@@ -171,6 +195,8 @@ class Saver:
         self._last_try = time.monotonic()
         started = time.perf_counter()
         try:
+            if self.media_root is not None:
+                mirror_media(self.media_root, self.folder / "media")
             path = copy_database(self._connection, self.folder, self.keep)
             size = path.stat().st_size
         except (OSError, sqlite3.Error) as error:

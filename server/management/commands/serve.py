@@ -84,6 +84,8 @@ class Command(BaseCommand):
             default=None,
             help="folder of the evening's copies (a USB key); default ARBITER_BACKUP_DIR or var/backups",
         )
+        parser.add_argument("--resume", default=None, help="continue the evening of this copy (or folder)")
+        parser.add_argument("--replace", action="store_true", help="with --resume: replace this evening")
 
     def handle(self, *args, **options):
         """Ctrl+C stops the server, at any moment, with one sentence and no traceback (issue 23):
@@ -126,6 +128,10 @@ class Command(BaseCommand):
         **options,
     ) -> bool:
         """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
+        if options.get("resume"):
+            from server.management.commands.resume import resume_or_refuse
+
+            resume_or_refuse(options["resume"], replace=options["replace"], write=self.stdout.write)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         warm_up_rooms()
@@ -168,7 +174,7 @@ class Command(BaseCommand):
         start_chores(chores_seconds)
         # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).
         if database["ENGINE"] == "django.db.backends.sqlite3":
-            start_saver(Path(database["NAME"]), backups)
+            start_saver(Path(database["NAME"]), backups, media_root=Path(settings.MEDIA_ROOT))
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped

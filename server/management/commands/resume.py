@@ -1,0 +1,42 @@
+"""``manage.py resume PATH``: the evening continued on this laptop from a copy (issue 25): PATH is a
+copy (``arbiter-<time>.sqlite3``) or the folder holding them (the newest complete one is taken).
+Then ``manage.py serve`` (or ``python3 run.py``) serves it; ``serve --resume PATH`` does both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from server.restore import resume_evening
+from server.writes import ServiceError
+
+
+def resume_or_refuse(path: str, *, replace: bool, write) -> None:
+    """The copy resumed, what happened written with ``write``; a refusal as a CommandError in French
+    then English (nothing changed)."""
+    try:
+        copy, aside = resume_evening(Path(path), replace=replace)
+    except ServiceError as error:
+        raise CommandError(f"{error.message.text('fr')}\n{error.message.text('en')}") from error
+    write(_("Soirée reprise depuis %(path)s.") % {"path": copy})
+    if aside is not None:
+        write(_("L'ancienne base de ce portable est gardée sous %(path)s.") % {"path": aside})
+    write(
+        _(
+            "Un coup qui était en cours se ferme avec les bulletins reçus ; l'arbitre peut encore "
+            "l'annuler et retirer (« Annuler le coup »)."
+        )
+    )
+
+
+class Command(BaseCommand):
+    help = "Continue an evening on this laptop from a copy (a file, or the folder of the copies)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="arbiter-<time>.sqlite3, or the folder holding the copies")
+        parser.add_argument("--replace", action="store_true", help="replace this laptop's evening")
+
+    def handle(self, *args, path: str, replace: bool, **options):
+        resume_or_refuse(path, replace=replace, write=self.stdout.write)
