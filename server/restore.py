@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import os
 import shutil
 import sqlite3
@@ -149,7 +150,27 @@ def put_in_place(copy: Path, database: Path, media_root: Path, *, replace: bool 
     media = copy.parent / "media"
     if media.is_dir():
         shutil.copytree(media, media_root, dirs_exist_ok=True)
+    stamp = datetime.datetime.now(datetime.UTC).isoformat()
+    (database.parent / MARKER).write_text(json.dumps({"copy": str(copy), "at": stamp}), encoding="utf-8")
     return aside
+
+
+#: Written beside the database by a resume: the arbiter's screens and the projector show the new
+#: address, large, with its QR code, for ``SHOWN_HOURS`` after it.
+MARKER = "resumed.json"
+SHOWN_HOURS = 6
+
+
+def resumed_recently(var_dir: Path) -> dict | None:
+    """The resume's copy and time when this laptop resumed an evening in the last ``SHOWN_HOURS``."""
+    try:
+        marker = json.loads((Path(var_dir) / MARKER).read_text(encoding="utf-8"))
+        at = datetime.datetime.fromisoformat(marker["at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if datetime.datetime.now(datetime.UTC) - at > datetime.timedelta(hours=SHOWN_HOURS):
+        return None
+    return marker
 
 
 def resume_evening(path: Path, *, replace: bool = False) -> tuple[Path, Path | None]:

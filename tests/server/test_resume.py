@@ -7,6 +7,7 @@ nothing changed; an evening already on the laptop is not overwritten."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
@@ -138,3 +139,22 @@ def test_an_evening_already_on_the_laptop_is_not_overwritten(played, tmp_path):
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     aside = list(var.glob("replaced-*-arbiter.sqlite3"))
     assert len(aside) == 1 and "gardée sous" in replaced.stdout
+
+
+def test_after_a_resume_the_new_address_is_shown_large_with_its_qr_code(
+    arbiter_client, game, settings, tmp_path
+):
+    from django.urls import reverse
+
+    settings.VAR_DIR = tmp_path
+    home = arbiter_client.get("/", HTTP_HOST="192.168.1.20:8000").content.decode()
+    assert "Nouvelle adresse" not in home
+    copy = tmp_path / "arbiter-x.sqlite3"
+    (tmp_path / "resumed.json").write_text(
+        json.dumps({"copy": str(copy), "at": datetime.datetime.now(datetime.UTC).isoformat()}),
+        encoding="utf-8",
+    )
+    for path in ("/", reverse("tournaments:projector", args=[game.pk])):
+        page = arbiter_client.get(path, HTTP_HOST="192.168.1.20:8000").content.decode()
+        assert "Nouvelle adresse" in page and "http://192.168.1.20:8000/" in page, path
+        assert '<section class="resumed-address"' in page and "<svg" in page, path
