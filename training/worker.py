@@ -85,7 +85,12 @@ def running() -> bool:
 
 
 def lower_priority() -> None:
-    """The worker's initializer: it gives way to the room's process."""
+    """The worker's initializer: it gives way to the room's process, and ends with it (its queue's
+    pipe never closes while the worker itself holds both ends, so it would outlive a web process
+    stopped or killed)."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     if hasattr(os, "nice"):
         os.nice(NICENESS)
     elif sys.platform == "win32":  # pragma: no cover - Windows only
@@ -93,6 +98,11 @@ def lower_priority() -> None:
 
         kernel32 = ctypes.windll.kernel32
         kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), BELOW_NORMAL)
+
+
+def _end_with(parent) -> None:
+    parent.join()
+    os._exit(0)
 
 
 def _new_pool() -> ProcessPoolExecutor:

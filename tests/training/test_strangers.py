@@ -92,8 +92,8 @@ class Server:
             raise AssertionError(f"the server did not start: {self.log.read_text()}")
         assert self.process.poll() is None, self.log.read_text()
 
-    def children(self) -> list[tuple[int, int]]:
-        """The server's child processes: (niceness, CPU ticks used)."""
+    def children(self) -> list[tuple[int, int, int]]:
+        """The server's child processes: (niceness, CPU ticks used, process id)."""
         found = []
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
@@ -101,12 +101,13 @@ class Server:
             except (OSError, IndexError):
                 continue
             if int(fields[1]) == self.process.pid:  # its parent
-                found.append((int(fields[16]), int(fields[11]) + int(fields[12])))
+                found.append((int(fields[16]), int(fields[11]) + int(fields[12]), int(pid)))
         return found
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -175,7 +176,7 @@ def test_strangers_starting_random_games_are_limited_and_searched_away_from_the_
             thread.start()
         for thread in strangers:
             thread.join(timeout=600)
-        workers = [ticks for niceness, ticks in server.children() if niceness >= NICENESS]
+        workers = [(ticks, pid) for niceness, ticks, pid in server.children() if niceness >= NICENESS]
     finally:
         stop.set()
         polling.join(timeout=60)
@@ -190,6 +191,10 @@ def test_strangers_starting_random_games_are_limited_and_searched_away_from_the_
         assert len(played) == settings.TRAINING_GAMES_PER_MINUTE
         assert all('class="rack"' in page for page in played)
     # The games were searched by the server's low-priority worker process, not its own threads.
-    assert workers and max(workers) > 0
+    assert workers and max(workers)[0] > 0
     # Every poll of the room's phones was answered.
     assert answers and set(answers) <= {200, 204}
+    # The worker ends with the server, even killed.
+    server.process.kill()
+    server.process.wait(timeout=30)
+    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for _ticks, pid in workers), 30)
