@@ -19,6 +19,7 @@ from engine import record as engine_record
 from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK
 from engine.categories import category_code
 from engine.messages import LANGUAGES, Message
+from engine.notation import parse_rack, parse_ref
 from engine.texts import codepoint, forbidden_char, quoted
 from server.writes import ServiceError
 from tournaments.models import MAX_TABLE, Game, Player, Round, Submission, SubmissionChange, Tournament
@@ -41,6 +42,8 @@ MAX_ATTEMPT = 99
 MAX_CHANGES = 10_000
 #: Problems listed in one refusal.
 MAX_PROBLEMS = 20
+#: No move scores more (``reading.MAX_ROUND_SCORE``).
+MAX_ROUND_SCORE = 25_000
 #: A text inside a column holding JSON (a slip's history, a top's word).
 MAX_JSON_TEXT = 300
 
@@ -299,29 +302,58 @@ def _listed(allowed: list) -> str:
     return ", ".join(str(choice) for choice in allowed)
 
 
-def tiles_ok(value: object, *, board: bool = False) -> bool:
+def tiles_ok(value: object, *, board: bool = False, count: int = 225) -> bool:
     """Tile codes: 1-26 and the blank (27) in a rack or a bag; on the board 0 (empty), letters, and
     letters played by a blank."""
     if not isinstance(value, list) or not all(type(t) is int for t in value):
         return False
     if board:
-        return len(value) == 225 and all(
+        return len(value) == count and all(
             t == 0 or (1 <= (t & LETTER_MASK) <= 26 and t & ~(LETTER_MASK | BLANK_FLAG) == 0) for t in value
         )
     return all(1 <= t <= BLANK for t in value)
 
 
 def move_ok(value: object) -> bool:
-    """A top as a round keeps it: ``{"ref", "word", "tiles", "score"}``."""
+    """A top as a round keeps it: ``{"ref", "word", "tiles": [[square, tile]...], "score"}``."""
+    if not (isinstance(value, dict) and set(value) == {"ref", "word", "tiles", "score"}):
+        return False
+    ref, word, tiles, score = value["ref"], value["word"], value["tiles"], value["score"]
+    squares = [t[0] for t in tiles if isinstance(t, list) and len(t) == 2] if isinstance(tiles, list) else []
     return (
-        isinstance(value, dict)
-        and set(value) == {"ref", "word", "tiles", "score"}
-        and isinstance(value["ref"], str)
-        and isinstance(value["word"], str)
-        and isinstance(value["tiles"], list)
-        and type(value["score"]) is int
-        and 0 <= value["score"] <= 25_000
+        _parses(parse_ref, ref)
+        and isinstance(word, str)
+        and 1 <= len(word) <= 15
+        and 1 <= len(squares) == len(tiles) <= 7
+        and all(type(sq) is int and 0 <= sq < 225 for sq in squares)
+        and tiles_ok([t[1] for t in tiles], board=True, count=len(tiles))
+        and type(score) is int
+        and 0 <= score <= MAX_ROUND_SCORE
     )
+
+
+def rack_ok(value: object) -> bool:
+    """A rack as the records write it (``AEI+BLRN``, ``-BBNOORS``)."""
+    return _parses(parse_rack, value)
+
+
+def history_ok(value: object) -> bool:
+    """Every sending of a slip: ``[{"slip", "at": ISO time}]``."""
+    return isinstance(value, list) and all(
+        isinstance(h, dict) and set(h) == {"slip", "at"} and isinstance(h["slip"], str)
+        and _parses(datetime.datetime.fromisoformat, h["at"])
+        for h in value
+    )  # fmt: skip
+
+
+def _parses(parse, value: object) -> bool:
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        parse(value)
+    except ValueError:  # NotationError is one
+        return False
+    return True
 
 
 def slip_json_ok(value: object) -> bool:
@@ -487,6 +519,7 @@ def _round(check: Checker, where: str, obj: object, players: set) -> dict | None
     if "attempt" in rnd:
         check.shape(where, "attempt", 1 <= rnd["attempt"] <= MAX_ATTEMPT)
     check.shape(where, "tiles", tiles_ok(obj["tiles"]) and len(obj["tiles"]) <= 7)
+    check.shape(where, "rack", rack_ok(obj["rack"]))
     for key in ("rejections", "rejection_reasons"):
         check.shape(where, key, isinstance(obj[key], list) and all(isinstance(v, str) for v in obj[key]))
     check.shape(where, "tops", isinstance(obj["tops"], list) and all(move_ok(t) for t in obj["tops"]))
@@ -518,16 +551,7 @@ def _slip(check: Checker, where: str, obj: object, players: set) -> dict | None:
     slip["id"] = _id(check, where, obj["id"])
     slip["player"] = _reference(check, where, "player", obj["player"], players)
     slip["entered"] = check.shape(where, "entered", isinstance(obj["entered"], bool)) and obj["entered"]
-    history = obj["history"]
-    check.shape(
-        where,
-        "history",
-        isinstance(history, list)
-        and all(
-            isinstance(h, dict) and set(h) == {"slip", "at"} and all(isinstance(v, str) for v in h.values())
-            for h in history
-        ),
-    )
+    check.shape(where, "history", history_ok(obj["history"]))
     return slip
 
 
