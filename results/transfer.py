@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import gzip
 import json
+import logging
 
 from django.db import IntegrityError
 
@@ -33,6 +34,9 @@ from results.transfer_reading import (
 )
 from server.writes import ServiceError, writing
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
+from tournaments.services.tops import queue_top
+
+logger = logging.getLogger(__name__)
 
 
 def _plain(value):
@@ -90,10 +94,23 @@ def tournament_import(*, data: bytes, club, user) -> Tournament:
     lexicon = _lexicon(document["lexicon"], club)
     try:
         with writing():
-            return _write(document, lexicon, club, user)
+            tournament = _write(document, lexicon, club, user)
     except IntegrityError:
         # A row the checks let through and the database refused: nothing was written.
         raise ServiceError("transfer_conflict") from None
+    _search_pending_tops(tournament)
+    return tournament
+
+
+def _search_pending_tops(tournament: Tournament) -> None:
+    """A top the file says is still being searched is searched here: no search of the other
+    installation will ever store it."""
+    pending = Round.objects.filter(game__tournament=tournament, top_state=Round.TopState.PENDING)
+    for round_id in pending.exclude(status=Round.Status.CANCELLED).values_list("pk", flat=True):
+        try:
+            queue_top(round_id)
+        except Exception:  # the import stands; the arbiter's screen offers the search again
+            logger.exception("The top of imported round %s could not be searched.", round_id)
 
 
 def _lexicon(named: dict, club) -> LexiconList:

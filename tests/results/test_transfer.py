@@ -161,6 +161,17 @@ def test_tokens_unknown_here_are_kept_so_the_cards_still_join(played, club_b, ar
     assert sorted(Player.objects.filter(tournament=copy).values_list("token", flat=True)) == tokens
 
 
+def test_a_top_still_searched_in_the_file_is_searched_here(played, club_b, arbiter):
+    doc = _document(played)
+    running = doc["games"][1]["rounds"][-1]
+    assert running["status"] == "running" and running["tops"]
+    tops = running["tops"]
+    running.update(top_state="pending", tops=[], top_score=None)
+    copy = transfer.tournament_import(data=_encoded(doc), club=club_b, user=arbiter)
+    searched = Round.objects.get(game__tournament=copy, game__number=2, attempt=2)
+    assert (searched.top_state, searched.tops) == ("ready", tops)
+
+
 # -- bad files: a clear refusal, nothing written -------------------------------------------------
 
 
