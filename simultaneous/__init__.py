@@ -6,8 +6,10 @@ centre as the game goes (the FFSc's Multiplex).  The organiser registers the cen
 server or offline on a laptop (``Registration``), and may withdraw them; a club registered live joins
 and gets a tournament of its own (its players, phones, projector, clock and arbiter) whose game is
 started from the event, a club registered offline sends its laptop's results file.
-A centre reaches round N's rack only when its room draws round N; in a live event the record of
-each centre's game grows as the lead centre places its tops (``tournaments.Game.growing``), so every
-centre places the same top (§5).  The public page ranks the players of the centres up to date
-(``reads``), updated as centres close rounds, cached under a key naming each centre's state.
+A centre reaches round N's rack only when its room draws round N.  In a live event (the Multiplex,
+``tournaments.follow``) every centre gets round N's rack as soon as the lead centre draws it and plays
+it at the same time; among tied tops every centre places the lead's choice, told to a centre only once
+its own round N has closed, so every centre places the same top (§5).  The public page ranks the
+players of the centres up to date (``reads``), updated as centres close rounds, cached under a key
+naming each centre's state.
 """

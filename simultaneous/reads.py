@@ -11,7 +11,11 @@ is behind: the page says so, with its rounds, and ranks its players in its own t
 up; a short file or a slow hall no longer cuts everyone's ranking.  A registered centre that has closed
 no round (not joined, joined and not started, no file yet) is "not started" and holds nothing back.
 Only the centres registered and not withdrawn count, live ones by their room, offline ones by their
-file, unless the organiser withdrew it."""
+file, unless the organiser withdrew it.
+
+A live event (the Multiplex) shows no round before every live centre still playing has closed it: its
+centres play each round at the same time, and a hall a little slower, or one that joined late, would
+otherwise read the round's top here before its own round closed (``live_shown``)."""
 
 from __future__ import annotations
 
@@ -51,6 +55,8 @@ class CentreLine:
     #: Whether its game is over (a live centre's game ended).
     ended: bool = False
     offline: bool = False
+    #: The rounds it has closed (more than ``rounds`` where a live event's page holds them back).
+    closed: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,20 @@ def overall_rounds(played: list[int]) -> int:
     does not cut it, nor does one ahead hold everyone else out (with three centres or more)."""
     started = sorted((n for n in played if n > 0), reverse=True)
     return started[(len(started) + 1) // 2 - 1] if started else 0
+
+
+def live_shown(centres, counted: dict) -> int | None:
+    """A live event's rounds the page may show: those every live centre whose game is still playing
+    has closed (a centre joined and not started holds them all back until the organiser withdraws
+    it); None: no centre plays any more, every round is shown."""
+    playing = [len(counted[c.game_id]) for c in centres if c.game.status == Game.Status.PLAYING]
+    return min(playing) if playing else None
+
+
+def _cut(scores: GameScores, shown: int | None) -> GameScores:
+    if shown is None or len(scores.tops) <= shown:
+        return scores
+    return GameScores(tuple(scores.tops[:shown]), {k: tuple(s[:shown]) for k, s in scores.scores.items()})
 
 
 def event_key(
@@ -143,7 +163,9 @@ def event_standing(event: Event, lang: str) -> Standing:
                 "club_id", "data"
             )
         }
-        found = _standing(registrations, {c.club_id: c for c in centres}, sent, lang)
+        found = _standing(
+            registrations, {c.club_id: c for c in centres}, sent, lang, event.kind == Event.Kind.LIVE
+        )
         cache.set(key, found, STANDING_SECONDS)
     return found
 
@@ -158,9 +180,11 @@ class _Part:
     rules: Rules | None
 
 
-def _standing(registrations, centres: dict, sent: dict, lang: str) -> Standing:
-    """``centres``: the live centres by club; ``sent``: the offline centres' files, read, by club."""
+def _standing(registrations, centres: dict, sent: dict, lang: str, live: bool = False) -> Standing:
+    """``centres``: the live centres by club; ``sent``: the offline centres' files, read, by club;
+    ``live``: a live event, whose page holds back the rounds a centre still plays (``live_shown``)."""
     counted = standings.counted_rounds([c.game for c in centres.values()])
+    shown = live_shown(centres.values(), counted) if live else None
     parts: list[_Part] = []
     for registration in registrations:
         club = registration.club.name
@@ -188,10 +212,11 @@ def _standing(registrations, centres: dict, sent: dict, lang: str) -> Standing:
             rules, ended, lead = None, False, False
         else:
             people, scores, rules, ended, lead = [], GameScores((), {}), None, False, False
+        closed, scores = len(scores.tops), _cut(scores, shown)
         own = engine_ranking.rank_game(people, scores, rules or Rules())
         line = CentreLine(
             registration.pk, club, len(scores.tops), len(people), lead, rows(own, lang), NOT_STARTED,
-            ended, registration.mode == Registration.Mode.OFFLINE,
+            ended, registration.mode == Registration.Mode.OFFLINE, closed,
         )  # fmt: skip
         parts.append(_Part(line, people, scores, rules))
     common = overall_rounds([p.line.rounds for p in parts])

@@ -4,6 +4,8 @@ centre's tops and end passed on to the other centres of a live event."""
 
 from __future__ import annotations
 
+import logging
+
 from django.utils import timezone
 
 from clubs.models import Club
@@ -14,6 +16,8 @@ from server.writes import ServiceError, writing
 from simultaneous.models import Centre, Event, Registration, Upload
 from tournaments import services as live
 from tournaments.models import Game, Round
+
+logger = logging.getLogger(__name__)
 
 
 def event_create(*, organiser, created_by, record_file: bytes | None = None, **fields) -> Event:
@@ -117,24 +121,9 @@ def event_join(*, event: Event, club, created_by, lead: bool = False) -> Centre:
         elif lead:
             game = live.game_start(tournament=tournament)
         else:
-            game = live.game_follow(tournament=tournament, record=_lead_record(event))
+            lead_game = Centre.objects.filter(event=event, lead=True).values_list("game_id", flat=True).get()
+            game = live.game_follow(tournament=tournament, lead_id=lead_game)
         return Centre.objects.create(event=event, club=club, tournament=tournament, game=game, lead=lead)
-
-
-def _lead_record(event: Event) -> dict:
-    """The rounds the lead centre has placed so far, as a game record the other centres replay."""
-    lead = Centre.objects.select_related("game__tournament__lexicon").get(event=event, lead=True)
-    return {
-        "format": engine_record.FORMAT,
-        "lexicon": event.lexicon.name,
-        "rounds": _placed(lead.game),
-    }
-
-
-def _placed(game: Game) -> list[dict]:
-    """The game's placed rounds as the record writes them (none yet: an empty list)."""
-    record = exports.placed_record(game)
-    return engine_record.to_dict(record)["rounds"] if record else []
 
 
 def upload_sender(*, event: Event, token: str, name: str, size: int) -> Club:
@@ -184,25 +173,45 @@ def _reference_rounds(event: Event):
     return record.rounds if record else ()
 
 
-def lead_moved(sender, instance, raw: bool = False, **_kwargs) -> None:
-    """After a save of a round or a game: when it is the lead centre's top placed or game over, every
-    other centre's record grows (in the same transaction as the lead's own change)."""
+def lead_moved(sender, instance, raw: bool = False, created: bool = False, **_kwargs) -> None:
+    """After a save of a round or a game, in its transaction.  The lead centre drew a round (its rack
+    reaches every centre at once), cancelled or placed one, or its game is over: every other centre's
+    game follows (``tournaments.services.follow``).  A centre closed a round: the lead's choice of
+    that round's top is told to it, if the lead has placed it.  A centre whose game cannot follow is
+    logged and left for the next change (each one brings it fully in line): the lead plays on."""
     if raw:
         return
     if sender is Round:
-        if instance.status != Round.Status.PLACED:
+        follower_closed = instance.status == Round.Status.CLOSED
+        if not (created or follower_closed or instance.status in _LEAD_MOVES):
             return
         game_id = instance.game_id
     else:
         if instance.status == Game.Status.PLAYING:
             return
-        game_id = instance.pk
-    lead = Centre.objects.filter(game_id=game_id, lead=True).select_related("game").first()
-    if lead is None:
+        game_id, follower_closed = instance.pk, False
+    centre = Centre.objects.filter(game_id=game_id).values("event_id", "lead").first()
+    if centre is None:
         return
-    rounds = _placed(lead.game)
-    complete = lead.game.status != Game.Status.PLAYING
-    for game_id in Centre.objects.filter(event_id=lead.event_id, lead=False).values_list(
-        "game_id", flat=True
-    ):
-        live.game_record_grow(game_id=game_id, rounds=rounds, complete=complete)
+    centres = Centre.objects.filter(event_id=centre["event_id"])
+    if not centre["lead"]:
+        if follower_closed:
+            lead_game = centres.filter(lead=True).values_list("game_id", flat=True).first()
+            if lead_game is not None:  # None: a prepared event, no lead
+                _follow(game_id, lead_game)
+        return
+    if sender is Round and instance.status == Round.Status.CLOSED:
+        return  # the lead's round closed: nothing reaches the centres
+    for follower in centres.filter(lead=False).values_list("game_id", flat=True):
+        _follow(follower, game_id)
+
+
+#: A lead's round saved in these states moves the centres' games (a new draw moves them too).
+_LEAD_MOVES = (Round.Status.PLACED, Round.Status.CANCELLED)
+
+
+def _follow(game_id: int, lead_id: int) -> None:
+    try:
+        live.game_follow_lead(game_id=game_id, lead_id=lead_id)
+    except Exception:  # its savepoint rolled back: the lead's change stands
+        logger.exception("The centre's game %s could not follow the lead's game %s.", game_id, lead_id)

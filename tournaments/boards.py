@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from engine import alphabet
 from engine.board import CELLS, CENTER, LETTER_MULT, SIZE, WORD_MULT, square_name
 from engine.notation import NotationError, parse_rack, parse_slip
+from tournaments.follow import waits_for_lead
 from tournaments.models import Round
 
 #: (word multiplier, letter multiplier) -> the square's class.
@@ -166,7 +167,10 @@ def _rack_tile(code: int, *, new: bool = False, after_plus: bool = False) -> Til
 
 def round_top(rnd: Round, board: list[int]) -> tuple[dict | None, list[str]]:
     """The round's top as the room is told it once the round closes: the one placed, or the one
-    proposed before it is placed, and the words it forms on ``board`` (the game's board now)."""
+    proposed before it is placed, and the words it forms on ``board`` (the game's board now).  A centre
+    of a live simultaneous waiting for the lead's choice among tied tops tells none yet."""
+    if not rnd.placed and waits_for_lead(rnd.game, rnd):
+        return None, []
     top = rnd.placed or (rnd.tops[0] if rnd.tops else None)
     if top is None:
         return None, []

@@ -20,6 +20,22 @@ register(
             "fr": "Le coup {number} n'est pas encore tiré dans le centre principal : attendez son tirage.",
             "en": "Round {number} is not drawn in the lead centre yet: wait for its draw.",
         },
+        "place_waits_for_lead": {
+            "fr": "En attente du choix du centre principal : le top du coup {number} se place ici "
+            "quand le centre principal a placé le sien.",
+            "en": "Waiting for the lead centre's choice: round {number}'s top is placed here once the "
+            "lead centre has placed its own.",
+        },
+        "place_leads_choice": {
+            "fr": "Tous les centres placent le top choisi par le centre principal.",
+            "en": "Every centre places the top the lead centre chose.",
+        },
+        "cancel_follows_lead": {
+            "fr": "Ce tirage vient du centre principal : seul son arbitre annule le coup, et son "
+            "nouveau tirage arrive alors ici.",
+            "en": "This rack comes from the lead centre: only its arbiter cancels the round, and its "
+            "new rack then reaches this room.",
+        },
         "round_not_drawn": {
             "fr": "Ce coup n'attend pas le départ du chrono.",
             "en": "This round is not waiting for the clock to start.",

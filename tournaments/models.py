@@ -138,8 +138,9 @@ class Game(models.Model):
     seed = models.BigIntegerField()
     #: The prepared game's record (formats/game-record.md) when ``source`` is PREPARED.
     prepared = models.JSONField(null=True, blank=True)
-    #: A centre of a live simultaneous (``events``): the record grows as the lead centre places its
-    #: tops, and a round it does not hold yet waits for the lead instead of ending the game.
+    #: A centre of a live simultaneous (``tournaments.follow``) whose lead still plays: the record gets
+    #: each rack as the lead draws it, and a round it does not hold yet waits for the lead instead of
+    #: ending the game.
     growing = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     end_reason = models.CharField(max_length=40, blank=True)

@@ -15,6 +15,7 @@ from server.language import interface_language
 from tournaments import standings
 from tournaments.announce import round_announcement
 from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
+from tournaments.follow import follows_lead, lead_entry, waits_for_lead
 from tournaments.models import COUNTED, Game, Player, Round, Submission
 from tournaments.selectors import (
     SlipRow,
@@ -39,6 +40,8 @@ def pulse_key(game: Game, rnd: Round | None, slips: int | None = None, now: date
     and what changes without ``Round.version`` moving: the game's state, the top's state, whether
     it is overdue (given ``now``) and the slip count."""
     key = f"{round_key(rnd)}.{game.status}.r{len(game.pending_rejections)}"
+    if follows_lead(game):  # the lead's next rack has come (its top told here bumps the round)
+        key += f".f{len(game.prepared['rounds'])}"
     if rnd is None:
         return key
     key += f".{rnd.top_state}"
@@ -101,6 +104,12 @@ class GameScreen(_RoundShown):
     reliquat: str = ""
     #: No slip handed in yet: the game can be deleted (else abandoned).
     deletable: bool = False
+    #: A centre of a live simultaneous (``tournaments.follow``): the lead draws, cancels and chooses.
+    follows_lead: bool = False
+    #: Such a centre: the lead has drawn the next round (else its draw waits).
+    lead_drawn: bool = False
+    #: Such a centre: its round is closed, the lead's choice of the top not told yet.
+    waits_for_lead: bool = False
 
     @property
     def state(self) -> str:
@@ -139,6 +148,9 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         and not Submission.objects.filter(round__game=game).exists(),
         rejections=_reasoned(zip_longest(rnd.rejections, rnd.rejection_reasons)) if rnd else [],
         pending=_reasoned((p["rack"], p["reason"]) for p in game.pending_rejections),
+        follows_lead=follows_lead(game),
+        lead_drawn=lead_entry(game, (rnd.number + 1) if rnd else 1) is not None,
+        waits_for_lead=waits_for_lead(game, rnd),
         **_next_draw(game, rnd),
     )
 

@@ -1,8 +1,8 @@
 """Issue 14: a simultaneous event on one server.  A prepared one: every centre's room replays the
 record, whose later racks reach no centre's screen before that centre draws them.  A live one: the
-lead centre draws, the other centres wait for each rack, get it when the lead places its top, and
-place the same top; the lead's end ends theirs.  The public page ranks every centre's players
-without a login, from the cache while nothing changed."""
+lead centre draws, the other centres wait for each rack, get it as soon as the lead draws it, and
+place the same top (``test_multiplex``); the lead's end ends theirs.  The public page ranks every
+centre's players without a login, from the cache while nothing changed."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_a_prepared_event_replays_its_record_in_each_centre_and_no_rack_comes_ea
     assert client.get(f"/tournois/{first.tournament_id}/").status_code == 404
 
 
-def test_a_live_event_gives_each_centre_the_leads_racks_and_tops_as_they_are_placed(db):
+def test_a_live_event_gives_each_centre_the_leads_racks_and_tops(db):
     a, arbiter_a = _club("Vichy")
     b, arbiter_b = _club("Moulins")
     event = _event(Event.Kind.LIVE, a, arbiter_a)
@@ -99,7 +99,7 @@ def test_a_live_event_gives_each_centre_the_leads_racks_and_tops_as_they_are_pla
     assert lead.lead and lead.club == a and lead.game.source == Game.Source.RANDOM
     follower = _join(event, b, arbiter_b)
 
-    # Round 1 cannot be drawn in Moulins before Vichy draws and places it.
+    # Round 1 cannot be drawn in Moulins before Vichy draws it.
     with pytest.raises(ServiceError) as waiting:
         services.round_draw(game_id=follower.game_id, expected_number=1)
     assert waiting.value.message.code == "draw_waits_for_lead"

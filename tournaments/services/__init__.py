@@ -5,6 +5,7 @@ rows, call the engine, and store results.  A refusal is a ``server.writes.Servic
 - ``registration``: tournaments and players one by one, their settings and details changed, a player
   removed; ``players_csv``: players from a spreadsheet's CSV;
 - ``games``: a game started, ended (by the rules or the arbiter), abandoned or deleted;
+- ``follow``: a centre's game in a live simultaneous, following the lead centre's racks and tops;
 - ``draws``: each round's rack drawn, typed from a physical bag or replayed, a round cancelled;
 - ``tops``: the round's top searched while the players think, queued to a worker or run here;
 - ``rounds``: the clock started, the round closed on time, the top placed;
@@ -17,12 +18,11 @@ The names below are the room's services and the refusal they raise, so a caller 
 
 from server.writes import ServiceError
 from tournaments.services.draws import DrawOutcome, round_cancel, round_draw
+from tournaments.services.follow import game_follow, game_follow_lead
 from tournaments.services.games import (
     game_abandon,
     game_delete,
     game_end,
-    game_follow,
-    game_record_grow,
     game_start,
 )
 from tournaments.services.players_csv import CsvRefused, players_import_csv
@@ -58,7 +58,7 @@ __all__ = [
     "game_delete",
     "game_end",
     "game_follow",
-    "game_record_grow",
+    "game_follow_lead",
     "game_start",
     "player_register",
     "player_remove",

@@ -17,6 +17,7 @@ from engine.typed import TypedRackError, read_typed_rack
 from lexicons.loaded import engine_lexicon
 from server.writes import ServiceError, writing
 from tournaments import selectors
+from tournaments.follow import follows_lead
 from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
 from tournaments.services.tops import queue_top, top_fields
@@ -192,6 +193,8 @@ def round_cancel(*, round_id: int) -> DrawOutcome:
         if rnd.status in (Round.Status.PLACED, Round.Status.CANCELLED):
             raise ServiceError("cancel_not_possible")
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        if follows_lead(game):
+            raise ServiceError("cancel_follows_lead")  # its cancel reaches here (services.follow)
         rnd.status = Round.Status.CANCELLED
         rnd.version += 1
         rnd.save(update_fields=["status", "version"])

@@ -55,31 +55,6 @@ def _new_game(tournament: Tournament, **fields) -> Game:
         return Game.objects.create(tournament=tournament, number=number, bag=bag, board=board, **fields)
 
 
-def game_follow(*, tournament: Tournament, record: dict) -> Game:
-    """A centre's game in a live simultaneous (``events``): a prepared game whose record holds the
-    rounds the lead centre has placed so far (``record``: the format's object) and grows with the
-    next ones (``game_record_grow``)."""
-    return _new_game(tournament, source=Game.Source.PREPARED, seed=0, prepared=record, growing=True)
-
-
-def game_record_grow(*, game_id: int, rounds: list[dict], complete: bool) -> Game:
-    """The lead centre placed a top (``rounds``: its record's rounds so far, never fewer than held)
-    or ended its game (``complete``: no round will come; a game that played them all ends, §3.2)."""
-    with writing():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.PLAYING or not game.growing:
-            return game
-        held = game.prepared["rounds"]
-        if len(rounds) > len(held):
-            game.prepared = {**game.prepared, "rounds": rounds}
-        game.growing = not complete
-        game.save(update_fields=["prepared", "growing"])
-        last = selectors.current_round(game.pk)
-        if complete and last is not None and last.status == Round.Status.PLACED:
-            game_end_if_over(game, last)
-        return game
-
-
 def game_end_if_over(game: Game, last: Round) -> bool:
     """§3.2 after a top is placed: the game is over when the unplayed tiles (bag + reliquat) can no
     longer make a rack, or a prepared game has no round left.  The game then says so at once: no

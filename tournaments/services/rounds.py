@@ -14,6 +14,7 @@ from engine.board import Board
 from engine.scoring import apply
 from server import arrival
 from server.writes import BROKER_DOWN, ServiceError, task, writing
+from tournaments.follow import follows_lead, waits_for_lead
 from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
 from tournaments.services.games import game_end_if_over
@@ -93,7 +94,8 @@ def round_close(*, round_id: int, now=None) -> Round:
 
 
 def round_place_top(*, round_id: int, index: int = 0) -> Round:
-    """Place one of the tied tops on the board (the proposed one by default, §3.3.5)."""
+    """Place one of the tied tops on the board (the proposed one by default, §3.3.5); a centre of a
+    live simultaneous places the lead centre's choice, once the lead has placed it."""
     with writing():
         rnd = Round.objects.select_for_update().select_related("game").get(pk=round_id)
         if rnd.status == Round.Status.PLACED:
@@ -103,6 +105,12 @@ def round_place_top(*, round_id: int, index: int = 0) -> Round:
         if not 0 <= index < len(rnd.tops):
             raise ServiceError("place_no_such_top")
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        if follows_lead(game):
+            # §5 live: every centre places the lead's choice, proposed first once told (services.follow).
+            if waits_for_lead(game, rnd):
+                raise ServiceError("place_waits_for_lead", number=rnd.number)
+            if index != 0:
+                raise ServiceError("place_leads_choice")
         board = Board(game.board)
         apply(board, play_from_json(rnd.tops[index]))
         game.board = board.cells

@@ -100,8 +100,11 @@ def top_fields(game: Game, tiles: tuple[int, ...], found: Tops) -> dict:
 
 def _prepared_first(game: Game, position: Position, number: int, order: list[dict]) -> list[dict]:
     """§5: a prepared game puts the same top on every centre's board, read as the record writes it
-    (a one-tile move has two readings); if the record's move is not a top here, the order stands."""
+    (a one-tile move has two readings); if the record's move is not a top here, or not told yet (a
+    live centre's round before its close, ``tournaments.follow``), the order stands."""
     written = game.prepared["rounds"][number - 1]
+    if "word" not in written:
+        return order
     typed = parse_word(written["word"])
     tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
     play = evaluate(position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack)
