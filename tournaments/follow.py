@@ -10,8 +10,10 @@ from tournaments.models import Game, Round
 
 
 def follows_lead(game: Game) -> bool:
-    """The game is a centre's of a live simultaneous: its racks and tops come from the lead centre."""
-    return game.source == Game.Source.PREPARED and bool((game.prepared or {}).get("follows_lead"))
+    """The game is a centre's of a live simultaneous: its racks and tops come from the lead centre
+    (``growing``: a centre's game started before the mark, its lead still playing)."""
+    marked = bool((game.prepared or {}).get("follows_lead")) or game.growing
+    return game.source == Game.Source.PREPARED and marked
 
 
 def lead_entry(game: Game, number: int) -> dict | None:

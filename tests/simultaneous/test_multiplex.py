@@ -240,3 +240,16 @@ def test_a_centre_joining_late_plays_the_rounds_in_order_and_the_leads_end_ends_
     assert Game.objects.get(pk=late.game_id).status == Game.Status.PLAYING
     _play(late, 3)
     assert Game.objects.get(pk=late.game_id).status == Game.Status.ENDED
+
+
+def test_a_centres_game_started_before_the_multiplex_follows_the_lead_after_the_upgrade(db):
+    """A centre's game made by the earlier code: the lead's placed rounds in full, no mark but
+    ``growing``.  Its next rack comes when the lead draws it."""
+    _event, (lead, vichy), _arbiters = _live_event("Clermont", "Vichy")
+    _play(lead, 1)
+    _play(vichy, 1)
+    game = Game.objects.get(pk=vichy.game_id)
+    game.prepared = {k: v for k, v in game.prepared.items() if k != "follows_lead"}
+    game.save(update_fields=["prepared"])
+    led = _draw(lead, 2)
+    assert _draw(vichy, 2).rack == led.rack

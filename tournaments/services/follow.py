@@ -53,7 +53,8 @@ def game_follow_lead(*, game_id: int, lead_id: int) -> Game:
             _cancel(game, mine)
             mine = selectors.current_round(game_id)
         told = lead_entry(game, mine.number) if mine is not None else None
-        game.prepared = {**game.prepared, "rounds": [_entry(r, mine) for r in lead_rounds]}
+        rounds = [_entry(r, mine) for r in lead_rounds]
+        game.prepared = {**game.prepared, "follows_lead": True, "rounds": rounds}
         game.growing = lead_status == Game.Status.PLAYING
         game.save(update_fields=["prepared", "growing", "bag"])
         if mine is not None and mine.status == Round.Status.CLOSED and "word" not in (told or {}):
