@@ -101,7 +101,7 @@ def holds_an_evening(database: Path) -> bool:
     try:
         tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
-            if table in BOOKKEEPING:
+            if table in BOOKKEEPING or table.startswith("axes_"):  # the login log (django-axes)
                 continue
             rows = connection.execute(f'SELECT count(*) FROM (SELECT 1 FROM "{table}" LIMIT 2)').fetchone()[0]
             if rows > (1 if table in FRESH_ROWS else 0):
@@ -199,3 +199,50 @@ def resume_evening(path: Path, *, replace: bool = False) -> tuple[Path, Path | N
             resumed()
     connections.close_all()
     return copy, aside
+
+
+#: A copy the first page of a fresh installation checked, resumed at the server's next start.
+PENDING = "pending-resume.json"
+UPLOADED = "pending-resume.sqlite3"
+
+
+def resume_prepare(*, var_dir: Path, database: Path, chunks=None, name: str = "", path: str = "") -> Path:
+    """The first page's "Reprendre une soirée depuis une copie": the copy sent (``chunks`` of an
+    upload) or named (``path``: a copy or the folder of the copies) checked now, and noted to be
+    resumed at the server's next start (the running server keeps its database open: it is not
+    swapped under it).  The copy's place; refusals are ServiceError, with nothing changed."""
+    from django.db.migrations.loader import MigrationLoader
+
+    if holds_an_evening(database):
+        raise ServiceError("resume_not_empty", path=str(database))
+    known = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+    var_dir = Path(var_dir)
+    if chunks is not None:
+        draft = var_dir / f".upload-{os.getpid()}-{UPLOADED}"
+        try:
+            with draft.open("wb") as out:
+                for chunk in chunks:
+                    out.write(chunk)
+            check_copy(draft, known)
+        except ServiceError as error:
+            draft.unlink(missing_ok=True)
+            raise ServiceError(error.message.code, **{**error.message.params, "path": name}) from error
+        copy = var_dir / UPLOADED
+        os.replace(draft, copy)
+    else:
+        copy = chosen_copy(Path(path.strip()).expanduser())
+        check_copy(copy, known)
+    (var_dir / PENDING).write_text(json.dumps({"path": str(copy)}), encoding="utf-8")
+    return copy
+
+
+def pending_resume(var_dir: Path) -> Path | None:
+    """The copy the first page noted, if any; the note is removed (it is taken once)."""
+    note = Path(var_dir) / PENDING
+    try:
+        path = Path(json.loads(note.read_text(encoding="utf-8"))["path"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    finally:
+        note.unlink(missing_ok=True)
+    return path

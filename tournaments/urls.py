@@ -2,13 +2,14 @@ from django.urls import path
 
 from server import converters  # noqa: F401 - registers <id:…>
 from tournaments.player_urls import urlpatterns as player_urls
-from tournaments.views import game, projector, registration
+from tournaments.views import game, projector, registration, resume
 
 app_name = "tournaments"
 urlpatterns = [
     # The arbiter's laptop (login required).
     path("", registration.home, name="home"),
     path("tournois/nouveau/", registration.tournament_create, name="tournament_create"),
+    path("reprendre/", resume.evening_resume, name="evening_resume"),
     path("tournois/<id:pk>/", registration.tournament_detail, name="tournament_detail"),
     path("tournois/<id:pk>/cartes/", registration.tournament_cards, name="tournament_cards"),
     path("tournois/<id:pk>/joueurs/", registration.player_add, name="player_add"),

@@ -158,3 +158,35 @@ def test_after_a_resume_the_new_address_is_shown_large_with_its_qr_code(
         page = arbiter_client.get(path, HTTP_HOST="192.168.1.20:8000").content.decode()
         assert "Nouvelle adresse" in page and "http://192.168.1.20:8000/" in page, path
         assert '<section class="resumed-address"' in page and "<svg" in page, path
+
+
+def test_the_first_page_of_a_fresh_laptop_takes_a_copy_and_the_next_start_resumes_it(played, fresh, tmp_path):
+    from tests.live_services import free_port, listening, wait_for
+    from tests.server.test_backup import Arbiter
+
+    _key, copy, held = played
+    port, log_path = free_port(), tmp_path / "serve.log"
+    reset = _run(fresh, "-c", "import django; django.setup(); from django.contrib.auth.models import User; "
+                 "u = User.objects.get(username='arbitre'); u.set_password('x-secret-123'); "
+                 "u.save()")  # fmt: skip
+    assert reset.returncode == 0, reset.stderr[-2000:]
+    with log_path.open("w") as log:
+        server = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT,
+                                  env=_env(fresh), stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        assert wait_for(lambda: listening(port), 120), log_path.read_text()
+        arbiter = Arbiter(port, "x-secret-123")
+        assert "Reprendre une soirée depuis une copie" in arbiter.get("/")
+        refused = arbiter.post("/reprendre/", "/", {"copy": ("noise.sqlite3", os.urandom(8192))})
+        assert "noise.sqlite3 n&#x27;est pas une copie de l&#x27;arbitre" in refused
+        assert not (fresh / "pending-resume.json").exists()
+        taken = arbiter.post("/reprendre/", "/", {"copy": (copy.name, copy.read_bytes())})
+        assert "Copie vérifiée" in taken and "relancez « python3 run.py »" in taken
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    again = _run(fresh, "manage.py", "serve", "--no-serve")
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "Soirée reprise depuis " in again.stdout
+    assert _evening(fresh, "count") == held
+    assert not (fresh / "pending-resume.json").exists() and not (fresh / "pending-resume.sqlite3").exists()

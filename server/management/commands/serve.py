@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from engine.lexicon import DEFAULT_NAME
@@ -117,6 +117,26 @@ class Command(BaseCommand):
             )
         )
 
+    def _resume(self, path: str | None, *, replace: bool) -> None:
+        """``--resume PATH``, or the copy the first page of this fresh installation checked (taken
+        once: refused now, say the key was pulled out, the server starts on its own database)."""
+        from server.management.commands.resume import resume_or_refuse
+        from server.restore import UPLOADED, pending_resume
+
+        if path:
+            resume_or_refuse(path, replace=replace, write=self.stdout.write)
+            return
+        pending = pending_resume(settings.VAR_DIR)
+        if pending is None:
+            return
+        try:
+            resume_or_refuse(str(pending), replace=False, write=self.stdout.write)
+        except CommandError as error:
+            self.stderr.write(str(error))
+            return
+        if pending == Path(settings.VAR_DIR) / UPLOADED:
+            pending.unlink(missing_ok=True)
+
     def _serve(
         self,
         *,
@@ -128,10 +148,7 @@ class Command(BaseCommand):
         **options,
     ) -> bool:
         """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
-        if options.get("resume"):
-            from server.management.commands.resume import resume_or_refuse
-
-            resume_or_refuse(options["resume"], replace=options["replace"], write=self.stdout.write)
+        self._resume(options.get("resume"), replace=options.get("replace", False))
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         warm_up_rooms()
