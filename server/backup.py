@@ -97,17 +97,22 @@ def copy_database(source: sqlite3.Connection, folder: Path, keep: int = KEEP) ->
     tmp = folder / f"{TMP_PREFIX}{os.getpid()}{SUFFIX}"
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
-    target = sqlite3.connect(tmp)
     try:
-        source.backup(target)
-        target.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        target.close()
-    fd = os.open(tmp, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        target = sqlite3.connect(tmp)
+        try:
+            source.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            target.close()
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # the key's space back (a full disk), no half copy left
+        raise
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     final = folder / f"{PREFIX}{stamp}{SUFFIX}"
     os.replace(tmp, final)

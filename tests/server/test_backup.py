@@ -180,3 +180,44 @@ def test_a_partial_copy_is_never_counted_and_only_the_last_few_are_kept(tmp_path
     assert newest.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     newest.close()
     assert not list(folder.glob(f"{backup.TMP_PREFIX}{os.getpid()}*"))  # its own draft renamed away
+
+
+@pytest.fixture
+def small_key(tmp_path):
+    """A key of 64 KB (a tmpfs: mounting needs root, as in the CI's container), grown later."""
+    key = tmp_path / "small-key"
+    key.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(key)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("a tmpfs cannot be mounted here (not root)")
+    yield key
+    subprocess.run(["umount", "-l", str(key)], capture_output=True)
+
+
+def test_a_full_key_is_said_the_room_goes_on_and_the_copy_resumes_when_there_is_room(tmp_path, small_key):
+    var = tmp_path / "var"
+    env = _laptop_env(var)
+    port, log_path = free_port(), tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--backup-dir", str(small_key)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        assert wait_for(lambda: listening(port), 120), log_path.read_text()
+        password = re.search(r"mot de passe « ([^»]+) »", log_path.read_text()).group(1)
+        arbiter = Arbiter(port, password)
+        assert wait_for(lambda: "Copie de la soirée impossible" in arbiter.get("/"), 15)
+        page = arbiter.get("/")
+        assert str(small_key) in page and "disk is full" in page  # SQLite's words for ENOSPC
+        assert backup.copies(small_key) == [] and list(small_key.iterdir()) == []  # no half copy left
+        _write(env, "Pendant la panne")  # the room goes on
+        grown = subprocess.run(["mount", "-o", "remount,size=32m", str(small_key)], capture_output=True)
+        assert grown.returncode == 0, grown.stderr
+        assert wait_for(lambda: _copy_with(small_key, "Pendant la panne"), 15)
+        assert wait_for(lambda: "Copie de la soirée impossible" not in arbiter.get("/"), 10)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
