@@ -190,3 +190,24 @@ def test_the_first_page_of_a_fresh_laptop_takes_a_copy_and_the_next_start_resume
     assert "Soirée reprise depuis " in again.stdout
     assert _evening(fresh, "count") == held
     assert not (fresh / "pending-resume.json").exists() and not (fresh / "pending-resume.sqlite3").exists()
+
+
+def test_a_copy_from_an_older_version_is_migrated(tmp_path):
+    """The copy of a laptop one migration behind (``tournaments.0009`` not applied yet)."""
+    older = tmp_path / "older"
+    done = _run(older, "manage.py", "migrate", "--verbosity", "0")
+    assert done.returncode == 0, done.stderr[-2000:]
+    back = _run(older, "manage.py", "migrate", "tournaments", "0008", "--verbosity", "0")
+    assert back.returncode == 0, back.stderr[-2000:]
+    source = sqlite3.connect(older / "arbiter.sqlite3")
+    copy = backup.copy_database(source, tmp_path / "key")
+    source.close()
+    var = tmp_path / "var"
+    done = _run(var, "manage.py", "resume", str(copy))
+    assert done.returncode == 0, done.stderr[-3000:]
+    resumed = sqlite3.connect(var / "arbiter.sqlite3")
+    applied = {
+        name for (name,) in resumed.execute("SELECT name FROM django_migrations WHERE app='tournaments'")
+    }
+    resumed.close()
+    assert "0009_game_growing" in applied
