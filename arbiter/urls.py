@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("server.urls")),
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
     path("", include("results.urls")),

@@ -46,12 +46,48 @@ SUFFIX = ".sqlite3"
 TMP_PREFIX = ".tmp-arbiter-"
 
 
+#: Beside the database: the folder the arbiter chose on the screen, kept for the next starts.
+CHOSEN = "backup_dir"
+
+
 def default_folder() -> Path:
-    """``ARBITER_BACKUP_DIR``, else ``var/backups/``."""
+    """The folder the arbiter chose on the screen, else ``ARBITER_BACKUP_DIR``, else ``var/backups/``
+    (``manage.py serve --backup-dir`` comes before all three)."""
     from django.conf import settings
 
+    with contextlib.suppress(OSError):
+        chosen = (Path(settings.VAR_DIR) / CHOSEN).read_text(encoding="utf-8").strip()
+        if chosen:
+            return Path(chosen)
     chosen = os.environ.get("ARBITER_BACKUP_DIR", "").strip()
     return Path(chosen).expanduser() if chosen else Path(settings.VAR_DIR) / "backups"
+
+
+def folder_choose(path: str) -> Path:
+    """The arbiter's choice on the screen: an absolute folder, created if missing and checked by
+    writing a file there; copied to from the next pass on, and kept for the next starts.  Refusals
+    are ServiceError, with the folder in use unchanged."""
+    from django.conf import settings
+
+    from server.writes import ServiceError
+
+    text = path.strip()
+    folder = Path(text).expanduser()
+    if not text or not folder.is_absolute():
+        raise ServiceError("backup_folder_relative", path=text)
+    probe = folder / f"{TMP_PREFIX}probe-{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"arbiter")
+        probe.unlink()
+    except OSError as error:
+        raise ServiceError(
+            "backup_folder_unwritable", path=str(folder), reason=error.strerror or str(error)
+        ) from error
+    (Path(settings.VAR_DIR) / CHOSEN).write_text(str(folder), encoding="utf-8")
+    if _saver is not None:
+        _saver.move_to(folder)
+    return folder
 
 
 @dataclass
@@ -67,6 +103,8 @@ class Status:
 
 _status = Status()
 _lock = threading.Lock()
+#: The saving thread of this process (``manage.py serve``), if any.
+_saver: Saver | None = None
 
 
 def status() -> Status:
@@ -104,7 +142,7 @@ def copy_database(source: sqlite3.Connection, folder: Path, keep: int = KEEP) ->
             target.execute("PRAGMA journal_mode=DELETE")
         finally:
             target.close()
-        fd = os.open(tmp, os.O_RDONLY)
+        fd = os.open(tmp, os.O_RDWR | getattr(os, "O_BINARY", 0))  # Windows flushes a writable handle only
         try:
             os.fsync(fd)
         finally:
@@ -170,9 +208,16 @@ class Saver:
         self._last_try = float("-inf")
 
     def start(self) -> threading.Event:
+        global _saver
+        _saver = self
         _set(folder=self.folder, error="", error_since=None)
         threading.Thread(target=self._loop, name="backup", daemon=True).start()
         return self.stop
+
+    def move_to(self, folder: Path) -> None:
+        """Copy to ``folder`` from the next pass on (at once: its first copy is due)."""
+        self.folder, self._seen, self._last_try = Path(folder), None, float("-inf")
+        _set(folder=self.folder, last_ok=None, last_path=None, error="", error_since=None)
 
     def _loop(self) -> None:
         while True:

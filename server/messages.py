@@ -61,6 +61,15 @@ register(
             "fr": "La reprise d'une copie est pour le portable (SQLite) ; ce serveur a sa propre base.",
             "en": "Resuming from a copy is for the laptop (SQLite); this server has its own database.",
         },
+        "backup_folder_relative": {
+            "fr": "Indiquez le chemin complet du dossier (par exemple /media/cle ou E:\\copies), "
+            "pas « {path} ».",
+            "en": "Give the folder's full path (for instance /media/key or E:\\copies), not '{path}'.",
+        },
+        "backup_folder_unwritable": {
+            "fr": "Impossible d'écrire dans {path} ({reason}) : les copies restent où elles étaient.",
+            "en": "Cannot write in {path} ({reason}): the copies stay where they were.",
+        },
         "login_locked": {
             "fr": "Trop d'essais de mot de passe depuis cet appareil : réessayez dans {minutes} min.",
             "en": "Too many password attempts from this device: try again in {minutes} min.",

@@ -128,7 +128,7 @@ def put_in_place(copy: Path, database: Path, media_root: Path, *, replace: bool 
     finally:
         target.close()
         source.close()
-    fd = os.open(draft, os.O_RDONLY)
+    fd = os.open(draft, os.O_RDWR | getattr(os, "O_BINARY", 0))
     try:
         os.fsync(fd)
     finally:

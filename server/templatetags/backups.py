@@ -12,11 +12,13 @@ from server import backup
 register = template.Library()
 
 
-@register.inclusion_tag("server/_backup.html")
-def backup_line() -> dict:
+@register.inclusion_tag("server/_backup.html", takes_context=True)
+def backup_line(context) -> dict:
     state = backup.status()
     if state.folder is None:
         return {"shown": False}
+    request = context.get("request")
+    user = getattr(request, "user", None)
     ago = None
     if state.last_ok is not None:
         ago = max(0, int((datetime.datetime.now(datetime.UTC) - state.last_ok).total_seconds()))
@@ -27,4 +29,7 @@ def backup_line() -> dict:
         "minutes": ago // 60 if ago is not None else None,
         "error": state.error,
         "error_since": state.error_since,
+        "may_choose": bool(user and user.is_superuser),
+        "csrf_token": context.get("csrf_token"),
+        "here": request.get_full_path() if request is not None else "/",
     }

@@ -86,12 +86,14 @@ class Arbiter:
         with self.opener.open(self.url(path), timeout=20) as answer:
             return answer.read().decode()
 
-    def post(self, path: str, form: str, files: dict[str, tuple[str, bytes]]) -> str:
+    def post(
+        self, path: str, form: str, files: dict[str, tuple[str, bytes]], fields: dict | None = None
+    ) -> str:
         """A multipart form sent from the page at ``form`` (its CSRF token), the page it leads to."""
         csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', self.get(form)).group(1)
         boundary = "----arbiter-test-boundary"
         body = b""
-        for name, value in {"csrfmiddlewaretoken": csrf}.items():
+        for name, value in {"csrfmiddlewaretoken": csrf, **(fields or {})}.items():
             body += (
                 f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
             )
@@ -141,6 +143,21 @@ def test_a_write_is_in_the_copy_within_5_s_and_a_pulled_key_is_said_and_the_room
     assert _stamp(_copy_with(key, "Copie une")) - committed <= 5.0
     arbiter = Arbiter(port, password)
     assert "Soirée copiée dans " + str(key) in arbiter.get("/")
+
+    # The arbiter chooses another folder on the screen: refused when relative or not writable.
+    page = arbiter.post("/copies/dossier/", "/", {}, {"folder": "cle", "next": "/"})
+    assert "Indiquez le chemin complet du dossier" in page and "Soirée copiée dans " + str(key) in page
+    blocked = key.with_name("a-file")
+    blocked.write_text("x")
+    page = arbiter.post("/copies/dossier/", "/", {}, {"folder": str(blocked / "copies"), "next": "/"})
+    assert "Impossible d&#x27;écrire dans " + str(blocked / "copies") in page
+    second = key.with_name("second-key")
+    page = arbiter.post("/copies/dossier/", "/", {}, {"folder": str(second), "next": "/"})
+    assert "Les copies de la soirée vont maintenant dans " + str(second) in page
+    assert wait_for(lambda: _copy_with(second, "Copie une"), 10)
+    assert (key.parent / "var" / "backup_dir").read_text() == str(second)  # kept for the next starts
+    page = arbiter.post("/copies/dossier/", "/", {}, {"folder": str(key), "next": "/"})
+    assert "Les copies de la soirée vont maintenant dans " + str(key) in page
 
     # The key pulled out: a file where the folder was (nothing can be written there).
     key.rename(key.with_name("key-out"))
