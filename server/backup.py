@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.files import private
+
 logger = logging.getLogger(__name__)
 
 #: At most one copy per this many seconds while slips arrive.
@@ -137,6 +139,8 @@ def copy_database(source: sqlite3.Connection, folder: Path, keep: int = KEEP) ->
         tmp.unlink()
     try:
         target = sqlite3.connect(tmp)
+        with contextlib.suppress(OSError):
+            private(tmp, 0o600)  # the players' data, as var/ keeps it (a FAT key has no modes)
         try:
             source.backup(target)
             target.execute("PRAGMA journal_mode=DELETE")
@@ -211,8 +215,14 @@ class Saver:
         global _saver
         _saver = self
         _set(folder=self.folder, error="", error_since=None)
-        threading.Thread(target=self._loop, name="backup", daemon=True).start()
+        self.thread = threading.Thread(target=self._loop, name="backup", daemon=True)
+        self.thread.start()
         return self.stop
+
+    def finish(self, seconds: float = 30) -> None:
+        """Stop the thread, the last change copied first (the server stopped by Ctrl+C)."""
+        self.stop.set()
+        self.thread.join(seconds)
 
     def move_to(self, folder: Path) -> None:
         """Copy to ``folder`` from the next pass on (at once: its first copy is due)."""
@@ -263,6 +273,8 @@ class Saver:
         return True
 
 
-def start_saver(database: Path, folder: Path, **options) -> threading.Event:
-    """The saving thread of ``manage.py serve``; set the event to stop it (after one last copy)."""
-    return Saver(database, folder, **options).start()
+def start_saver(database: Path, folder: Path, **options) -> Saver:
+    """The saving thread of ``manage.py serve``; ``finish()`` stops it after one last copy."""
+    saver = Saver(database, folder, **options)
+    saver.start()
+    return saver

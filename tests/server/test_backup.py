@@ -238,3 +238,40 @@ def test_a_full_key_is_said_the_room_goes_on_and_the_copy_resumes_when_there_is_
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _club_now(var: Path, name: str) -> None:
+    """A write straight into the laptop's database (another connection, at once)."""
+    connection = sqlite3.connect(var / "arbiter.sqlite3", timeout=20)
+    connection.execute(
+        "INSERT INTO clubs_club (name, upload_token, created_at) VALUES (?, ?, '2026-11-26 10:00:00')",
+        (name, os.urandom(8).hex()),
+    )
+    connection.commit()
+    connection.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
+def test_ctrl_c_copies_the_last_change_before_the_server_stops(tmp_path):
+    import signal
+
+    var, key = tmp_path / "var", tmp_path / "key"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--backup-dir", str(key)],
+        cwd=ROOT, env=_laptop_env(var), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert wait_for(lambda: listening(port), 120)
+        _club_now(var, "Avant")
+        assert wait_for(lambda: _copy_with(key, "Avant"), 15)
+        _club_now(var, "Au dernier moment")  # within the 3 s after a copy: not copied yet
+        os.killpg(server.pid, signal.SIGINT)
+        _out, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert server.returncode == 0, err[-2000:]
+    assert _copy_with(key, "Au dernier moment")

@@ -190,8 +190,9 @@ class Command(BaseCommand):
         # Results waiting for a federation's server are sent when the connection comes back.
         start_chores(chores_seconds)
         # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).
+        saver = None
         if database["ENGINE"] == "django.db.backends.sqlite3":
-            start_saver(Path(database["NAME"]), backups, media_root=Path(settings.MEDIA_ROOT))
+            saver = start_saver(Path(database["NAME"]), backups, media_root=Path(settings.MEDIA_ROOT))
         # Every phone keeps its connection open between polls: waitress's default limit (100) would
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped
@@ -206,5 +207,9 @@ class Command(BaseCommand):
             max_request_body_size=MAX_REQUEST_BYTES,
             ident="arbiter",
         )
-        server.run()
+        try:
+            server.run()
+        finally:
+            if saver is not None:
+                saver.finish()  # the last change of the evening in the copy too
         return True
