@@ -6,6 +6,7 @@ and places the lead's choice among tied tops; no centre learns it before its own
 
 from __future__ import annotations
 
+from engine.notation import NotationError, parse_ref
 from tournaments.models import Game, Round
 
 
@@ -30,3 +31,22 @@ def waits_for_lead(game: Game, rnd: Round | None) -> bool:
         return False
     entry = lead_entry(game, rnd.number)
     return entry is None or "word" not in entry
+
+
+def record_move(game: Game, rnd: Round | None) -> dict | None:
+    """A prepared game's round (§5): the record's move when it is among the round's tied tops (it is
+    then proposed first, ``services.tops._prepared_first``); the one top placed, every centre playing
+    the same game.  None when the game has no record, the record's move is not told yet (a live
+    centre's round before its close) or is not a top here (a record made with another word list)."""
+    if game.source != Game.Source.PREPARED or rnd is None or not rnd.tops:
+        return None
+    entry = lead_entry(game, rnd.number)
+    if not entry or "word" not in entry:
+        return None
+    top = rnd.tops[0]
+    try:
+        ref = str(parse_ref(entry["ref"]))
+    except NotationError:
+        return None
+    same = (top["ref"], top["word"], top["score"]) == (ref, entry["word"], entry["score"])
+    return top if same else None

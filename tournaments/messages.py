@@ -30,6 +30,18 @@ register(
             "fr": "Tous les centres placent le top choisi par le centre principal.",
             "en": "Every centre places the top the lead centre chose.",
         },
+        "place_records_move": {
+            "fr": "Le top placé est celui de la partie préparée : tous les centres jouent la même "
+            "partie (un autre top à égalité laisserait un autre reliquat).",
+            "en": "The top placed is the prepared game's: every centre plays the same game (another "
+            "tied top would leave another reliquat).",
+        },
+        "draw_record_impossible": {
+            "fr": "Le tirage du coup {number} de la partie préparée ne peut pas sortir du sac : le "
+            "plateau ne suit plus la partie préparée. Terminez la partie ici.",
+            "en": "The prepared game's rack for round {number} cannot be drawn from the bag: the "
+            "board no longer follows the prepared game. End the game here.",
+        },
         "cancel_follows_lead": {
             "fr": "Ce tirage vient du centre principal : seul son arbitre annule le coup, et son "
             "nouveau tirage arrive alors ici.",

@@ -15,7 +15,7 @@ from server.language import interface_language
 from tournaments import standings
 from tournaments.announce import round_announcement
 from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
-from tournaments.follow import follows_lead, lead_entry, waits_for_lead
+from tournaments.follow import follows_lead, lead_entry, record_move, waits_for_lead
 from tournaments.models import COUNTED, Game, Player, Round, Submission
 from tournaments.selectors import (
     SlipRow,
@@ -110,6 +110,8 @@ class GameScreen(_RoundShown):
     lead_drawn: bool = False
     #: Such a centre: its round is closed, the lead's choice of the top not told yet.
     waits_for_lead: bool = False
+    #: A prepared game's round whose record's move is a top: the one placed (§5), the others told.
+    record_move: dict | None = None
 
     @property
     def state(self) -> str:
@@ -151,6 +153,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         follows_lead=follows_lead(game),
         lead_drawn=lead_entry(game, (rnd.number + 1) if rnd else 1) is not None,
         waits_for_lead=waits_for_lead(game, rnd),
+        record_move=record_move(game, rnd),
         **_next_draw(game, rnd),
     )
 

@@ -133,9 +133,12 @@ class _Draw:
             self.bag.put_back(reliquat)
             reliquat = ()
         new = list(rack.tiles)
-        for tile in reliquat:  # the written rack's new tiles, in the order written
-            new.remove(tile)
-        self.bag.take(new)
+        try:
+            for tile in reliquat:  # the written rack's new tiles, in the order written
+                new.remove(tile)
+            self.bag.take(new)
+        except ValueError:  # the board left the record (a game placed off it): said, never a 500
+            raise ServiceError("draw_record_impossible", number=self.number) from None
         return self.stands(engine_draw.Draw(reliquat, tuple(new), rejected=rack.rejected))
 
     def stands(self, result: engine_draw.Draw, *, moves=None, typed: bool = False) -> DrawOutcome:
@@ -187,7 +190,15 @@ class _MoveCheck:
 def round_cancel(*, round_id: int) -> DrawOutcome:
     """Cancel a round (§3.1.6): its scores are void, all its tiles go back, a different rack is drawn
     (if none can be, the game ends).  A rack typed from a physical bag is drawn again by hand: the
-    round waits for the next rack to be typed."""
+    round waits for the next rack to be typed.  A prepared game plays the round again on the
+    record's same rack (§5: every centre plays the same game)."""
+    outcome = _cancel_locked(round_id)
+    if outcome.round and outcome.round.top_state == Round.TopState.PENDING:
+        queue_top(outcome.round.pk)  # a prepared game's rack drawn again: its top is searched
+    return outcome
+
+
+def _cancel_locked(round_id: int) -> DrawOutcome:
     with writing():
         rnd = Round.objects.select_for_update().select_related("game__tournament").get(pk=round_id)
         if rnd.status in (Round.Status.PLACED, Round.Status.CANCELLED):
@@ -202,9 +213,23 @@ def round_cancel(*, round_id: int) -> DrawOutcome:
             game.bag = sorted([*game.bag, *rnd.tiles])
             game.save(update_fields=["bag"])
             return DrawOutcome(None)
+        if game.source == Game.Source.PREPARED:
+            return _redeal(game, rnd)
         draw = _Draw(game, rnd.number, rnd.attempt + 1, (), fresh=True)
         moves = _MoveCheck(game, rnd.number)
         rng = random.Random(f"{game.seed}:{game.draws}")
         result = engine_draw.cancel_round(tuple(rnd.tiles), draw.bag, rnd.number, rng, moves)
         game.draws += 1
         return draw.stands(result, moves=moves)
+
+
+def _redeal(game: Game, rnd: Round) -> DrawOutcome:
+    """A prepared game's round cancelled: its new tiles go back and the record's same rack is drawn
+    again, the reliquat kept as written, so the announcement is the record's (§3.3.1, §5)."""
+    kept = parse_rack(rnd.rack).reliquat
+    drawn = list(rnd.tiles)
+    for tile in kept:
+        drawn.remove(tile)
+    draw = _Draw(game, rnd.number, rnd.attempt + 1, tuple(kept), fresh=False)
+    draw.bag.put_back(drawn)
+    return draw.prepared()

@@ -14,7 +14,7 @@ from engine.board import Board
 from engine.scoring import apply
 from server import arrival
 from server.writes import BROKER_DOWN, ServiceError, task, writing
-from tournaments.follow import follows_lead, waits_for_lead
+from tournaments.follow import follows_lead, record_move, waits_for_lead
 from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
 from tournaments.services.games import game_end_if_over
@@ -95,7 +95,8 @@ def round_close(*, round_id: int, now=None) -> Round:
 
 def round_place_top(*, round_id: int, index: int = 0) -> Round:
     """Place one of the tied tops on the board (the proposed one by default, §3.3.5); a centre of a
-    live simultaneous places the lead centre's choice, once the lead has placed it."""
+    live simultaneous places the lead centre's choice, once the lead has placed it, and a prepared
+    game its record's move (§5)."""
     with writing():
         rnd = Round.objects.select_for_update().select_related("game").get(pk=round_id)
         if rnd.status == Round.Status.PLACED:
@@ -111,6 +112,10 @@ def round_place_top(*, round_id: int, index: int = 0) -> Round:
                 raise ServiceError("place_waits_for_lead", number=rnd.number)
             if index != 0:
                 raise ServiceError("place_leads_choice")
+        elif index != 0 and record_move(game, rnd) is not None:
+            # §5: a prepared game places its record's move; another tied top would leave another
+            # reliquat, and the record's next rack could no longer be drawn.
+            raise ServiceError("place_records_move")
         board = Board(game.board)
         apply(board, play_from_json(rnd.tops[index]))
         game.board = board.cells
