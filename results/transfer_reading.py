@@ -440,7 +440,7 @@ def _unique_ids(check: Checker, where: str, rows: list[dict]) -> set:
 
 
 def _unique_values(check: Checker, where: str, rows: list, key: str) -> None:
-    _twice(check, where, key, [row[key] for row in rows if row is not None and key in row])
+    _twice(check, where, key, [row[key] for row in rows if row is not None and row.get(key) is not None])
 
 
 def _twice(check: Checker, where: str, key: str, values: list) -> None:
@@ -571,4 +571,5 @@ def _change(check: Checker, where: str, obj: object, players: set, slips: set) -
 def _reference(check: Checker, where: str, key: str, value: object, ids: set) -> object:
     if type(value) is not int or value not in ids:
         check.add("transfer_dangling", where, key=key, value=quoted(value))
+        return None
     return value

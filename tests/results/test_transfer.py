@@ -231,6 +231,7 @@ BAD = {
         lambda d: _slip(d).update(player=999_999),
         "games[0].rounds[1].slips[0]: 'player' refers to 999999, which the file does not hold",
     ),
+    "a list for a reference": (lambda d: _slip(d).update(player=[1]), "'player' refers to [1]"),
     "dangling undo": (
         lambda d: d["games"][0]["rounds"][1]["changes"][1].update(undoes=424_242),
         "'undoes' refers to 424242",
@@ -321,3 +322,31 @@ def test_the_first_problems_are_listed_at_most_twenty(played, club_b, arbiter):
     doc["players"] = doc["players"] * 10
     problems = _refused(_encoded(doc), club_b, arbiter)
     assert len(problems) == 20 and "players[0]: 'name' holds a forbidden character (U+0001)" in problems[0]
+
+
+def _nodes(value, path=()):
+    """Every place in a document: (container, key) pairs."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield value, key
+        yield from _nodes(inner, (*path, key))
+
+
+def test_any_value_of_any_type_anywhere_is_refused_or_imported_never_an_error(played, club_b, arbiter):
+    """300 files, each with one value anywhere replaced by a value of another kind: each is refused
+    with its problems (never another exception), or imported whole."""
+    import random
+
+    chance = random.Random(25)
+    kinds = [None, True, -1, 2**70, 1.5, "", "\x00", "x" * 400, [], [1], {}, {"a": 1}, "2026-13-45"]
+    original = _document(played)
+    places = len(list(_nodes(original)))
+    for _ in range(300):
+        doc = json.loads(json.dumps(original))
+        container, key = list(_nodes(doc))[chance.randrange(places)]
+        container[key] = chance.choice(kinds)
+        before = _counts()
+        try:
+            transfer.tournament_import(data=_encoded(doc), club=club_b, user=arbiter)
+        except TransferRefused as refused:
+            assert refused.problems and _counts() == before
