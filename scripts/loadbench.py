@@ -762,8 +762,10 @@ class Deployment:
         if args.deployment == "scale" and not args.no_proxy:
             # As the README deploys it: nginx (deploy/nginx.conf) stamps arrivals and holds the pushes.
             self.app_port = free_port()
+            self.strangers_port = free_port()  # the strangers' gunicorn (README: "Running at scale")
             self.proxy = {"listen": f"127.0.0.1:{self.port}", "app": f"127.0.0.1:{self.app_port}",
-                          "publisher": f"127.0.0.1:{free_port()}"}  # fmt: skip
+                          "publisher": f"127.0.0.1:{free_port()}",
+                          "strangers": f"127.0.0.1:{self.strangers_port}"}  # fmt: skip
             self.env["ARBITER_TRUSTED_PROXIES"] = "127.0.0.1"
             self.env["ARBITER_CLIENT_IP_HEADER"] = "X-Real-IP"
             if not args.no_push:
@@ -822,6 +824,11 @@ class Deployment:
             wait_for_http(self.port, server, self.workdir / "gunicorn.log")
             return
         wait_for_http(self.app_port, server, self.workdir / "gunicorn.log")
+        # The strangers' gunicorn: one worker of 2 threads, at nice 10, as the README deploys it.
+        bind = f"127.0.0.1:{self.strangers_port}"
+        command = ["nice", "-n", "10", str(BIN / "gunicorn"), "arbiter.wsgi:application", "--bind", bind]
+        strangers = self.spawn("gunicorn-strangers", [*command, "--workers", "1"])
+        wait_for_http(self.strangers_port, strangers, self.workdir / "gunicorn-strangers.log")
         conf = self.workdir / "nginx.conf"
         run = self.workdir / "nginx"
         run.mkdir(exist_ok=True)

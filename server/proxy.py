@@ -31,6 +31,9 @@ class Proxy:
     connections: int = CONNECTIONS  # per worker (worker_connections)
     per_address: int = PER_ADDRESS_CONNECTIONS  # with a request under way, per client address (limit_conn)
     message_timeout: str = "0"  # how long a room's last message is kept (nchan_message_timeout; 0: always)
+    #: The strangers' web processes (a simultaneous's public page, training): a gunicorn of their own,
+    #: at a lower priority, so that the room's requests never wait behind theirs; "": the room's.
+    strangers: str = ""
 
     @property
     def open_files(self) -> int:
@@ -45,6 +48,7 @@ class Proxy:
             "@DAEMON@": "daemon off;" if self.foreground else "",
             "@USER@": f"user {self.user};" if self.user else "",
             "@APP@": self.app,
+            "@STRANGERS@": self.strangers or self.app,
             "@LISTEN@": self.listen,
             "@PUBLISHER@": self.publisher,
             "@STATIC@": str(self.static).rstrip("/"),

@@ -26,6 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--app", default="127.0.0.1:8000", help="the web processes (gunicorn)")
         parser.add_argument("--publisher", default="127.0.0.1:8081", help="nchan's publisher (loopback)")
         parser.add_argument(
+            "--strangers", default="",
+            help="the strangers' web processes (public results, training): a gunicorn of their own at a "
+            "lower priority (default: the room's, --app)",
+        )  # fmt: skip
+        parser.add_argument(
             "--run", default="/run/arbiter-nginx", help="pid file, error log, temporary files"
         )
         parser.add_argument("--foreground", action="store_true", help="daemon off (under a supervisor)")
@@ -51,6 +56,7 @@ class Command(BaseCommand):
             user=options["user"],
             connections=options["connections"],
             per_address=options["per_address_connections"],
+            strangers=options["strangers"],
         )
         self.stdout.write(front.conf())
         self.stderr.write(
