@@ -186,7 +186,8 @@ def test_a_centre_learns_nothing_of_a_round_before_its_own_round_closes(client, 
         assert "POTIERS" not in client.get(url).content.decode(), url
     client.logout()
     public = client.get(f"/simultane/{event.public_key}/").content.decode()
-    assert "Classement général sur 0 coup" in public and "74" not in public
+    # Alice's 74 as a table's cell (the page's random keys and tokens may hold the digits "74").
+    assert "Classement général sur 0 coup" in public and not re.search(r">\s*74\s*<", public)
     assert "un coup paraît ici quand chaque centre encore en jeu l'a terminé" in public
     # Vichy's round closes: the lead's choice is told to it, and the public page shows round 1.
     services.round_close(round_id=mine.pk)
