@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,12 +134,19 @@ class Backends:
             self.connection = None
 
 
-def cpu_now(roots: dict[int, str], backends: Backends | None = None) -> dict[str, float]:
-    """CPU seconds used so far by each column's processes (see the module's docstring)."""
+def cpu_now(
+    roots: dict[int, str], backends: Backends | None = None, counted: Counter | None = None
+) -> dict[str, float]:
+    """CPU seconds used so far by each column's processes (see the module's docstring); ``counted``
+    is given how many processes each column counts now."""
     table = processes()
     totals = dict.fromkeys(COMPONENTS, 0.0)
-    for pid, column in own_processes(roots, table).items():
+    own = own_processes(roots, table)
+    for pid, column in own.items():
         totals[column] += (table[pid].ticks + table[pid].children_ticks) / TICK
+    if counted is not None:
+        counted.clear()
+        counted.update(own.values())
     if backends is not None:
         totals["database"] = backends.seconds(table)
     totals["client"] = time.process_time()
@@ -153,6 +160,7 @@ class CpuSampler:
         self.roots = roots
         self.backends = Backends(database) if database else None
         self.samples: list[tuple[float, dict[str, float]]] = []
+        self.counted: Counter = Counter()  # processes per column at the last sample
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
@@ -168,8 +176,16 @@ class CpuSampler:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            self.samples.append((time.time(), cpu_now(self.roots, self.backends)))
+            self.samples.append((time.time(), cpu_now(self.roots, self.backends, self.counted)))
             self.stop.wait(0.5)
+
+    def counted_line(self) -> str:
+        """What the columns counted: the processes at the last sample, the database's backends."""
+        processes = ", ".join(f"{column} {n}" for column, n in sorted(self.counted.items()))
+        line = f"{sum(self.counted.values())} processes started by this run ({processes})"
+        if self.backends is not None:
+            line += f", {len(self.backends.used)} backends of its database {self.backends.database}"
+        return line
 
     def used(self, start: float, end: float) -> dict[str, float]:
         """CPU seconds each component used between two wall times (the nearest samples)."""

@@ -29,6 +29,7 @@ def report_cpu(args, results: list[RoundResult], sampler: CpuSampler) -> None:
     names = [*COMPONENTS, "client"]
     cores = os.cpu_count()
     print(f"  CPU of this run's own processes and database backends (seconds of one core; {cores} cores):")
+    print(f"    counted: {sampler.counted_line()}")
     print(" " * 44 + " ".join(f"{n:>9}" for n in names))
 
     def line(label: str, used: dict, per: float = 1.0, unit: str = "") -> None:
