@@ -1,6 +1,6 @@
 """A tournament as a file, from one installation to another (the laptop to the federation's server
 and back): ``tournament_export`` writes its players, games, rounds, slips and corrections' log
-(``arbiter-tournament/1``, gzipped), ``tournament_import`` reads one (``transfer_reading``) and
+(``arbiter-tournament/2``, gzipped), ``tournament_import`` reads one (``transfer_reading``) and
 writes it whole, in one transaction, for the club and the person who import it.
 
 What the file does not carry: this installation's ids (the file's ``id`` are references inside it,
@@ -8,7 +8,9 @@ and the import gives every row a new one), people (who typed a slip or a correct
 on the other side), the word list itself (named by its sha256: the other side must hold it).
 A player's token travels, so the printed QR cards still join; a token this installation already
 knows (the same tournament imported twice, or a file copying another tournament's tokens) is never
-kept, lest the import take over that player's link: the player gets a new one."""
+kept, lest the import take over that player's link: the player gets a new one.  So does a join code
+(the code typed where the QR code cannot be scanned): kept unless a player here holds it, new then,
+and new for every player of a file written before codes (``arbiter-tournament/1``)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from results.transfer_reading import (
     refuse,
 )
 from server.writes import ServiceError, writing
+from tournaments.codes import codes_fresh
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
 from tournaments.services.tops import queue_top
 
@@ -126,18 +129,30 @@ def _write(document: dict, lexicon: LexiconList, club, user) -> Tournament:
     )
     wanted = [p["token"] for p in document["players"]]
     taken = set(Player.objects.filter(token__in=wanted).values_list("token", flat=True))
+    codes = _join_codes(document["players"])
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
-            **{k: v for k, v in p.items() if k not in ("id", "token")},
+            **{k: v for k, v in p.items() if k not in ("id", "token", "join_code")},
             token=new_token() if p["token"] in taken else p["token"],
+            join_code=code,
         )
-        for p in document["players"]
+        for p, code in zip(document["players"], codes)
     )
     player_ids = {p["id"]: made.pk for p, made in zip(document["players"], players)}
     for number in document["games"]:
         _write_game(tournament, number, player_ids, user)
     return tournament
+
+
+def _join_codes(players: list[dict]) -> list[str]:
+    """Each player's code: the file's, unless a player here holds it (or the file has none)."""
+    wanted = [p.get("join_code") for p in players]
+    held = Player.objects.filter(join_code__in=[code for code in wanted if code])
+    taken = set(held.values_list("join_code", flat=True))
+    kept = [code if code and code not in taken else None for code in wanted]
+    fresh = iter(codes_fresh(kept.count(None), avoid=[code for code in kept if code]))
+    return [code or next(fresh) for code in kept]
 
 
 def _write_game(tournament: Tournament, doc: dict, player_ids: dict, user) -> None:

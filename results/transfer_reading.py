@@ -1,9 +1,10 @@
-"""A tournament's file (``arbiter-tournament/1``, written by ``transfer.tournament_export``) read and
+"""A tournament's file (``arbiter-tournament/2``, written by ``transfer.tournament_export``) read and
 checked before anything of it is written: bounded in bytes (sent and unpacked), in nesting and in
 counts; every key known and given once; each value as its column holds it (texts clean and within the
 column's length, numbers in the column's range, settings among their choices, times readable); the
 ids of the file only references inside it (never an id of this installation), each given once.
-A refusal is a ``TransferRefused`` listing the first problems found."""
+A refusal is a ``TransferRefused`` listing the first problems found.  A file of the format before
+(``/1``, without the players' join codes) is read too: its players get new codes."""
 
 from __future__ import annotations
 
@@ -22,9 +23,12 @@ from engine.messages import LANGUAGES, Message
 from engine.notation import parse_rack, parse_ref
 from engine.texts import codepoint, forbidden_char, quoted
 from server.writes import ServiceError
+from tournaments.codes import code_ok
 from tournaments.models import MAX_TABLE, Game, Player, Round, Submission, SubmissionChange, Tournament
 
-FORMAT = "arbiter-tournament/1"
+FORMAT = "arbiter-tournament/2"
+#: The formats read, each with what its players carry.
+READABLE = ("arbiter-tournament/1", FORMAT)
 #: Bytes sent (a gzip or the JSON itself), and bytes of JSON once unpacked: 1,500 players over three
 #: games of 25 rounds write about 35 MB of JSON, 3 MB gzipped.
 MAX_SENT_MB = 20
@@ -59,7 +63,7 @@ TOURNAMENT_FIELDS = (
     "solo_value", "solo_min_players", "grace_seconds", "percent_base", "tie_break", "aggregate",
     "sheet_language",
 )  # fmt: skip
-PLAYER_FIELDS = ("name", "club", "licence", "series", "category", "table_number", "token")
+PLAYER_FIELDS = ("name", "club", "licence", "series", "category", "table_number", "token", "join_code")
 GAME_FIELDS = (
     "number", "source", "seed", "prepared", "status", "end_reason", "bag", "board", "draws",
     "pending_rejections", "created_at",
@@ -126,7 +130,7 @@ def load(data: bytes) -> dict:
         raise
     except (ValueError, RecursionError):
         raise refuse("transfer_not_json") from None
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+    if not isinstance(obj, dict) or obj.get("format") not in READABLE:
         found = obj.get("format") if isinstance(obj, dict) else None
         raise refuse(
             "transfer_format", found=quoted(found if isinstance(found, str) else "?"), expected=FORMAT
@@ -412,12 +416,13 @@ def _document(check: Checker, obj: dict) -> dict | None:
         check.shape(
             "lexicon", "name", isinstance(lexicon["name"], str) and not forbidden_char(lexicon["name"])
         )
+    names = PLAYER_FIELDS if obj["format"] == FORMAT else PLAYER_FIELDS[:-1]  # /1: no join_code
     players = [
-        _player(check, f"players[{i}]", p)
+        _player(check, f"players[{i}]", p, names)
         for i, p in enumerate(check.items("/", obj, "players", MAX_PLAYERS))
     ]
     ids = _unique_ids(check, "players", players)
-    for key in ("table_number", "token"):
+    for key in ("table_number", "token", "join_code"):
         _unique_values(check, "players", players, key)
     games = [
         _game(check, f"games[{i}]", g, ids) for i, g in enumerate(check.items("/", obj, "games", MAX_GAMES))
@@ -452,10 +457,10 @@ def _twice(check: Checker, where: str, key: str, values: list) -> None:
         seen.add(value)
 
 
-def _player(check: Checker, where: str, obj: object) -> dict | None:
-    if not check.keys(where, obj, ("id", *PLAYER_FIELDS)):
+def _player(check: Checker, where: str, obj: object, names: tuple) -> dict | None:
+    if not check.keys(where, obj, ("id", *names)):
         return None
-    player = check.fields(where, Player, obj, PLAYER_FIELDS)
+    player = check.fields(where, Player, obj, names)
     player["id"] = _id(check, where, obj["id"])
     if not player.get("name", "x").strip():
         check.add("transfer_value", where, key="name", value='""')
@@ -465,6 +470,8 @@ def _player(check: Checker, where: str, obj: object) -> dict | None:
         )
     if "token" in player:
         check.shape(where, "token", token_ok(player["token"]))
+    if "join_code" in player:
+        check.shape(where, "join_code", code_ok(player["join_code"]))
     if "category" in player:
         check.shape(where, "category", category_code(player["category"]) == player["category"])
     return player

@@ -46,6 +46,17 @@ def count_unknown(request) -> bool:
     return count > settings.TOKEN_GUESSES_PER_MINUTE
 
 
+def over_limit(request) -> bool:
+    """Whether this client already went over the limit in this minute, counting nothing: a join code
+    (``tournaments.codes``, 40 bits) is refused to it even when it names a player, or a guesser
+    going on past the 429s would find one in time."""
+    try:
+        count = cache.get(_key(request), 0)
+    except Exception:
+        return _cache_down()
+    return count > settings.TOKEN_GUESSES_PER_MINUTE
+
+
 def _cache_down() -> bool:
     """A cache that does not answer (Redis stopped) lifts the brake: the players in the room must keep
     playing, and a guess stays hopeless without it."""

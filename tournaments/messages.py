@@ -192,6 +192,30 @@ register(
             "en": "This device asked for too many links that lead to no player. "
             "Try again in {seconds} seconds, with the code on your card.",
         },
+        # A join code typed on /moi/ (views/player.py _join_by_code, tournaments/codes.py).
+        "join_code_empty": {
+            "fr": "Tapez le code imprimé sur votre carte de table, à côté du QR code.",
+            "en": "Type the code printed on your table card, beside the QR code.",
+        },
+        "join_code_malformed": {
+            "fr": "Ce n'est pas un code de table : un code a 8 lettres et chiffres, comme ABCD-EFGH. "
+            "Vérifiez-le sur votre carte.",
+            "en": "This is not a table code: a code has 8 letters and digits, like ABCD-EFGH. "
+            "Check it on your card.",
+        },
+        "join_code_unknown": {
+            "fr": "Aucun joueur n'a le code {code}. Vérifiez-le sur votre carte de table, ou demandez "
+            "votre carte à l'arbitre.",
+            "en": "No player has the code {code}. Check it on your table card, or ask the arbiter for "
+            "your card.",
+        },
+        "join_code_guesses_title": {"fr": "Trop de codes inconnus", "en": "Too many unknown codes"},
+        "join_code_too_many": {
+            "fr": "Cet appareil a essayé trop de codes ou de liens qui ne mènent à aucun joueur. "
+            "Réessayez dans {seconds} secondes, ou demandez votre carte à l'arbitre.",
+            "en": "This device tried too many codes or links that lead to no player. "
+            "Try again in {seconds} seconds, or ask the arbiter for your card.",
+        },
         # Said by the phone's script of a rack tile the slip being typed uses (player.js).
         "phone_tile_used": {"fr": "dans le bulletin", "en": "in the slip"},
         # Said by the phone's live region to a screen reader (player_access.js).

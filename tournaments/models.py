@@ -17,6 +17,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+#: A join code's characters: capitals and digits without look-alikes (no 0/O, 1/I/L).  Eight of
+#: them: 31^8, about 8.5e11 codes; guessing at the rate limit's pace (``server.ratelimit``, 30 a
+#: minute), an address finds one of 3,000 players about once in 18 years.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 8
+
+
+def new_join_code() -> str:
+    """A player's short join code, typed where the link cannot be scanned (``tournaments.codes``)."""
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
 class Grading(models.TextChoices):
     FISF = "fisf", _("FISF : mot, référence et score annoncé")
     COMPUTED = "computed", _("Calculé : mot et référence, score calculé")
@@ -108,6 +120,10 @@ class Player(models.Model):
     category = models.CharField(_("catégorie"), max_length=30, blank=True)
     table_number = models.PositiveIntegerField(_("table"))
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    #: Unique on the installation; made unique on writing by ``tournaments.codes.codes_fresh``.
+    join_code = models.CharField(
+        _("code"), max_length=JOIN_CODE_LENGTH, unique=True, default=new_join_code, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,6 +134,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_number}. {self.name}"
+
+    @property
+    def join_code_shown(self) -> str:
+        """The code as cards and phones print it and people type it: ``ABCD-EFGH``."""
+        return f"{self.join_code[:4]}-{self.join_code[4:]}"
 
 
 class Game(models.Model):

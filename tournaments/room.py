@@ -261,6 +261,16 @@ def player_removed(token: str) -> bool:
         return False
 
 
+def player_removed_code(code: str) -> str | None:
+    """The join link's token of the removed player whose join code this was (``tournaments.codes``:
+    ``code`` as read), or None: its phone is told as the link would tell it."""
+    try:
+        return cache.get(f"player-removed-code:{code}")
+    except Exception:
+        log.warning("cache unreachable: a removed player's code is called unknown", exc_info=True)
+        return None
+
+
 def _set(key: str, value) -> None:
     try:
         cache.set(key, value, MARK_SECONDS)
@@ -290,6 +300,7 @@ def _player_deleted(instance: Player, **_kwargs) -> None:
     _players_changed(instance.tournament_id)
     # Now: only a token that names no player is looked up, so a removal rolled back leaves no trace.
     _set(f"player-removed:{instance.token}", instance.tournament_id)
+    _set(f"player-removed-code:{instance.join_code}", instance.token)
 
 
 post_save.connect(_player_saved, sender=Player, dispatch_uid="mark-saved-player")

@@ -129,6 +129,12 @@ def test_a_database_of_the_previous_schema_keeps_its_played_game_and_the_evening
     club = Club.objects.get()
     assert tournament.owner == club and MergedResults.objects.get().owner == club
     assert Member.objects.get().club == club and Member.objects.get().role == "arbiter"
+    # Every player upgraded has a join code of their own (issue 25).
+    from tournaments.codes import code_ok
+    from tournaments.models import Player
+
+    held = list(Player.objects.values_list("join_code", flat=True))
+    assert len(held) == 3 == len(set(held)) and all(code_ok(code) for code in held)
     # The evening goes on: round 3 is drawn on the board the two tops left.
     outcome = services.round_draw(game_id=game.pk, expected_number=3)
     assert outcome.round is not None and outcome.round.number == 3

@@ -186,7 +186,7 @@ def test_the_wrong_method_is_a_405_not_an_error(client, room):
     assert client.post(reverse("tournaments:player_page", args=[alice.token])).status_code == 405
     assert client.post(reverse("tournaments:player_status", args=[alice.token])).status_code == 405
     assert client.get(reverse("tournaments:player_submit", args=[alice.token])).status_code == 405
-    assert client.post(reverse("tournaments:player_me")).status_code == 405
+    assert client.put(reverse("tournaments:player_me")).status_code == 405  # a POST takes a join code
 
 
 # -- the slip -------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from engine.messages import Message
 from engine.texts import codepoint, forbidden_char, quoted
 from server.writes import ServiceError, writing
 from tournaments import selectors
+from tournaments.codes import codes_fresh
 from tournaments.models import MAX_TABLE, Player, Tournament
 
 #: Rows of one file: a federation's biggest event has 1,500 players; a file of twice that is read,
@@ -83,7 +84,10 @@ def players_import_csv(*, tournament: Tournament, data: bytes, max_rows: int = M
         # Every bad row at once: the tables the good rows ask for are checked too.
         _tables, taken = _seats(rows, selectors.tables_in_use(tournament))
         raise CsvRefused(sorted(problems + taken, key=lambda m: m.params["line"]))
-    players = [Player(tournament=tournament, table_number=0, **row.fields) for row in rows]
+    players = [
+        Player(tournament=tournament, table_number=0, join_code=code, **row.fields)
+        for row, code in zip(rows, codes_fresh(len(rows)))
+    ]
     sql, values, at = _insert_prepared(players)
     try:
         with writing():

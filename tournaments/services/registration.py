@@ -13,6 +13,7 @@ from lexicons.services import lexicon_upload
 from server.text import clean_text
 from server.writes import ServiceError, writing
 from tournaments import selectors
+from tournaments.codes import codes_fresh
 from tournaments.models import Player, Round, Submission, Tournament
 
 #: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
@@ -101,7 +102,9 @@ def player_register(
         table_number = next(n for n in range(1, len(used) + 2) if n not in used)
     elif tournament.players.filter(table_number=table_number).exists():
         raise ServiceError("player_table_taken", table=table_number)
-    return Player.objects.create(tournament=tournament, table_number=table_number, **fields)
+    return Player.objects.create(
+        tournament=tournament, table_number=table_number, join_code=codes_fresh(1)[0], **fields
+    )
 
 
 def _player_fields(*, name: str, category: str = "", **fields) -> dict:

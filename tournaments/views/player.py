@@ -1,7 +1,8 @@
 """The player's phone: no account, recognised by the secret token of their join link.
 
 Every view finds the player from the token in its own URL and shows that player's data only; the
-session merely remembers the token so ``/moi/`` finds the way back.  Before the deadline nothing
+session merely remembers the token so ``/moi/`` finds the way back (or takes the join code printed
+on the card, ``tournaments.codes``, from a phone that cannot scan it).  Before the deadline nothing
 says whether a slip is valid or what it scores (§3.4)."""
 
 from __future__ import annotations
@@ -14,26 +15,26 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.messages import Message
 from server import arrival, push, ratelimit
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import phone, room, services
+from tournaments import codes, phone, room, services
 from tournaments.models import Grading
 
 SESSION_KEY = "player_token"
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
 
 
-def _too_many(request):
+def _too_many(request, title: str = "token_guesses_title", text: str = "token_guesses_too_many"):
     """The 429 page, in the interface's language, with the seconds to wait (``server.ratelimit``)."""
     lang = interface_language()
     seconds = ratelimit.WINDOW_SECONDS
     context = {
-        "title": Message("token_guesses_title").text(lang),
-        "text": Message("token_guesses_too_many", {"seconds": seconds}).text(lang),
+        "title": Message(title).text(lang),
+        "text": Message(text, {"seconds": seconds}).text(lang),
     }
     response = render(request, "tournaments/player_too_many.html", context, status=429)
     response["Retry-After"] = str(seconds)
@@ -132,9 +133,12 @@ def player_page(request, token: str):
     return _page(request, context)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def player_me(request):
-    """``/moi/``: this phone's own page if it opened a join link before; else ask for the card."""
+    """``/moi/``: this phone's own page if it opened a join link before; else ask for the card, or
+    its code (posted: ``_join_by_code``)."""
+    if request.method == "POST":
+        return _join_by_code(request)
     token = request.session.get(SESSION_KEY, "")
     player = room.player_by_token(token)
     if player is None:
@@ -142,6 +146,37 @@ def player_me(request):
             return _removed(request, token)
         return render(request, "tournaments/player_me.html")
     return redirect("tournaments:player_page", token=player.token)
+
+
+def _join_by_code(request):
+    """A code typed on ``/moi/``: the player's page, remembered by the session as a join link is.
+    A code that names no player counts as a guess of a link (``server.ratelimit``); past the limit
+    the address is answered 429 whatever it types, until the minute is over: guessing a code is
+    then as slow as guessing a link, and a phone at another address is never held up."""
+    typed = request.POST.get("code", "")
+    if not typed.strip():
+        return _code_asked(request, "join_code_empty", status=200)
+    if ratelimit.over_limit(request):
+        return _too_many(request, "join_code_guesses_title", "join_code_too_many")
+    code = codes.code_read(typed)
+    player = codes.player_by_code(code) if code else None
+    if player is not None:
+        request.session[SESSION_KEY] = player.token
+        return redirect("tournaments:player_page", token=player.token)
+    removed = room.player_removed_code(code) if code else None
+    if removed:
+        return _removed(request, removed)
+    if ratelimit.count_unknown(request):
+        return _too_many(request, "join_code_guesses_title", "join_code_too_many")
+    if code is None:
+        return _code_asked(request, "join_code_malformed")
+    return _code_asked(request, "join_code_unknown", code=codes.code_shown(code))
+
+
+def _code_asked(request, said: str, status: int = 404, **params):
+    """``/moi/`` again, saying why the code did not open a page (in the interface's language)."""
+    error = Message(said, params).text(interface_language())
+    return render(request, "tournaments/player_me.html", {"error": error}, status=status)
 
 
 @require_GET
