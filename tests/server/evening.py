@@ -4,7 +4,8 @@
 its arbiter, a tournament of two players, ROUNDS rounds placed from the prepared record, then one more
 round running with a slip in it); ``python -m tests.server.evening count``: what the database holds;
 ``python -m tests.server.evening go_on``: the running round closed, placed, and the next one drawn
-and searched (the word list must be there to find its top)."""
+and searched (the word list must be there to find its top); ``python -m tests.server.evening join``:
+where each player's join code, typed on ``/moi/``, leads."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def count() -> dict:
     return {
         "tournaments": Tournament.objects.count(),
         "players": sorted(Player.objects.values_list("name", flat=True)),
+        "join_codes": sorted(Player.objects.values_list("name", "join_code", "token")),
         "games": Game.objects.count(),
         "rounds": sorted(Round.objects.values_list("number", "status")),
         "submissions": Submission.objects.count(),
@@ -69,9 +71,18 @@ def go_on() -> dict:
     return {"placed": rnd.number, "next": following.number, "top": following.tops[0]["word"]}
 
 
+def join() -> dict:
+    from django.test import Client
+
+    from tournaments.models import Player
+
+    typed = {p.name: p.join_code_shown.lower() for p in Player.objects.all()}
+    return {name: Client().post("/moi/", {"code": code})["Location"] for name, code in typed.items()}
+
+
 if __name__ == "__main__":
     import django
 
     django.setup()
     action, *arguments = sys.argv[1:]
-    print(json.dumps({"play": play, "count": count, "go_on": go_on}[action](*arguments)))
+    print(json.dumps({"play": play, "count": count, "go_on": go_on, "join": join}[action](*arguments)))

@@ -81,6 +81,8 @@ def test_the_copy_resumes_on_a_fresh_laptop_and_the_game_goes_on(played, fresh):
     assert "Soirée reprise depuis " in done.stdout and "Annuler le coup" in done.stdout
     assert _evening(fresh, "count") == held  # the round that was running is still running
     assert [3, "running"] in held["rounds"]
+    # Each player's join code (kept with the rest) brings the phone back to its own seat.
+    assert _evening(fresh, "join") == {name: f"/j/{token}/" for name, _code, token in held["join_codes"]}
     went_on = _evening(fresh, "go_on")
     assert went_on["placed"] == 3 and went_on["next"] == 4 and went_on["top"]
 
