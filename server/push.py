@@ -5,28 +5,33 @@ A phone that polls every 2 s costs 750 requests a second at 1,500 phones.  With 
 set, the process that changes a room (a web process, a Celery worker) POSTs one short message to
 nginx's nchan publisher (``deploy/nginx.conf``), and nginx sends it to every phone listening on the
 room's channel (server-sent events): holding 1,500 idle connections costs nginx almost nothing and
-costs Python nothing.  The message is the room's new state key; each phone then asks for its own
-screen once.  A phone whose connection drops asks for its screen as it reconnects (``player.js``)
-and polls every 2 s while it is not connected, so nothing it missed is lost.
+costs Python nothing.  The message carries what every phone of the room shows in common (the rack,
+the clock, the top, the board: ``tournaments.broadcast``), and at a round's close each phone's own
+result comes on a channel of its own, on the same connection: a change costs no request per phone.
+A phone whose connection drops asks for its screen as it reconnects (``player.js``) and polls every
+2 s while it is not connected, so nothing it missed is lost.
 
 Channels are named by the room and a keyed hash, so a channel cannot be guessed from a tournament's
 number; the messages say nothing but a state key.  Without ``PUSH_PUBLISH_URL`` (the laptop
 default) nothing is published and the phones poll.
 
-Publishing never holds the request or the task that made the change: messages go through a queue to
-one thread of the process, which drops them (logged) if nginx does not answer within a second.
+Publishing never holds the request or the task that made the change: messages, or a function that
+makes them (``publish_built``: a room's 1,500 results at a close), go through a queue to one thread
+of the process, which sends them over one kept-alive connection and drops them (logged) if nginx
+does not answer within a second.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import logging
 import os
 import queue
 import threading
-import urllib.error
-import urllib.request
+import urllib.parse
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 
@@ -37,7 +42,10 @@ logger = logging.getLogger(__name__)
 QUEUE_SIZE = 1000
 PUBLISH_TIMEOUT = 1.0
 
-_queue: queue.Queue[tuple[str, str]] = queue.Queue(QUEUE_SIZE)
+#: What a ``publish_built`` function gives: (room, message) pairs.
+Built = Callable[[], Iterable[tuple[str, str]]]
+
+_queue: queue.Queue[tuple[str, str] | Built] = queue.Queue(QUEUE_SIZE)
 _thread: dict[str, object] = {"pid": None}
 _lock = threading.Lock()
 
@@ -52,9 +60,13 @@ def channel(room: str) -> str:
     return f"{room}-{mac[:24]}"
 
 
-def listen_path(room: str) -> str:
-    """Where a phone of ``room`` listens (same origin), or "" when nothing is pushed."""
-    return f"{settings.PUSH_LISTEN_PATH}{channel(room)}" if enabled() else ""
+def listen_path(room: str, own: str = "") -> str:
+    """Where a phone of ``room`` listens (same origin), or "" when nothing is pushed; with ``own``,
+    on that room's channel too, on the same connection (nginx's location with two channels)."""
+    if not enabled():
+        return ""
+    path = f"{settings.PUSH_LISTEN_PATH}{channel(room)}"
+    return f"{path}/{channel(own)}" if own else path
 
 
 def publish(room: str, message: str) -> None:
@@ -66,6 +78,18 @@ def publish(room: str, message: str) -> None:
         _queue.put_nowait((channel(room), message))
     except queue.Full:
         logger.warning("Push queue full: a change of %s was not pushed (the phones' polls catch up).", room)
+
+
+def publish_built(build: Built) -> None:
+    """Queue ``build``, called by the publishing thread (its queries on that thread's own database
+    connection, closed after): each (room, message) pair it gives is published in turn."""
+    if not enabled():
+        return
+    _start_thread()
+    try:
+        _queue.put_nowait(build)
+    except queue.Full:
+        logger.warning("Push queue full: a room's change was not pushed (the phones' polls catch up).")
 
 
 def _start_thread() -> None:
@@ -80,24 +104,72 @@ def _start_thread() -> None:
 
 
 def _send_forever() -> None:
+    publisher = Publisher()
     while True:
-        name, message = _queue.get()
-        send(name, message)
+        item = _queue.get()
+        if callable(item):
+            _send_built(publisher, item)
+        else:
+            publisher.send(*item)
+
+
+def _send_built(publisher: Publisher, build: Built) -> None:
+    from django.db import close_old_connections, connection
+
+    try:
+        for room, message in build():
+            publisher.send(channel(room), message)
+    except Exception:
+        logger.exception("A room's change could not be made into messages (the phones' polls catch up).")
+    finally:
+        close_old_connections()
+        connection.close()
+
+
+class Publisher:
+    """One kept-alive connection to nchan's publisher (our own setting's URL, on loopback): a close's
+    1,500 messages are 1,500 short POSTs, not 1,500 connections."""
+
+    def __init__(self) -> None:
+        url = urllib.parse.urlsplit(settings.PUSH_PUBLISH_URL)
+        self.host, self.port, self.path = url.hostname or "127.0.0.1", url.port or 80, url.path
+        self.connection: http.client.HTTPConnection | None = None
+
+    def send(self, name: str, message: str) -> bool:
+        """POST one message to channel ``name``; whether it was taken.  A connection nginx closed
+        meanwhile is opened again once."""
+        for attempt in (1, 2):
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection(
+                        self.host, self.port, timeout=PUBLISH_TIMEOUT
+                    )
+                self.connection.request(
+                    "POST", self.path + name, body=message.encode(),
+                    headers={"Content-Type": "text/plain", "Accept": "text/json"},
+                )  # fmt: skip
+                answer = self.connection.getresponse()
+                answer.read()
+                return 200 <= answer.status < 300
+            except (OSError, http.client.HTTPException, ValueError):
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection = None
+                if attempt == 2:
+                    logger.warning(
+                        "A change could not be pushed to %s (the phones' polls catch up).",
+                        name,
+                        exc_info=True,
+                    )
+        return False
 
 
 def send(name: str, message: str) -> bool:
-    """POST one message to the publisher of channel ``name``; whether it was taken."""
-    request = urllib.request.Request(
-        settings.PUSH_PUBLISH_URL + name,
-        data=message.encode(),
-        headers={"Content-Type": "text/plain", "Accept": "text/json"},
-        method="POST",
-    )
+    """POST one message to the publisher of channel ``name`` on a connection of its own (tests, and a
+    process that publishes once); whether it was taken."""
+    publisher = Publisher()
     try:
-        with urllib.request.urlopen(request, timeout=PUBLISH_TIMEOUT) as answer:  # our own setting's URL
-            return 200 <= answer.status < 300
-    except (OSError, urllib.error.URLError, ValueError):
-        logger.warning(
-            "A change could not be pushed to %s (the phones' polls catch up).", name, exc_info=True
-        )
-        return False
+        return publisher.send(name, message)
+    finally:
+        if publisher.connection is not None:
+            publisher.connection.close()

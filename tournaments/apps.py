@@ -7,7 +7,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from server import memo
-        from tournaments import messages, tasks  # noqa: F401 - the room's sentences and tasks, registered
+
+        # The room's sentences and tasks registered, its changes pushed (broadcast).
+        from tournaments import broadcast, messages, tasks  # noqa: F401
         from tournaments.models import Game, Player, Round, SubmissionChange, Tournament
 
         # What the phones' polls remember is forgotten when these change (server/memo.py).

@@ -126,9 +126,10 @@ class RackTile:
 
 @dataclass
 class Screen:
-    """Everything one player's phone shows, for the page and for its polled status partial."""
+    """Everything one player's phone shows, for the page and for its polled status partial; without a
+    player, what every phone of the room shows in common (``room_screen``)."""
 
-    player: Player
+    player: Player | None
     round: Round | None
     phase: str
     signature: str
@@ -193,7 +194,8 @@ class Screen:
     def clock(self) -> str:
         seconds = self.remaining
         if seconds is None:
-            seconds = self.player.tournament.round_seconds if self.phase == Phase.DRAWN else 0
+            drawn = self.phase == Phase.DRAWN and self.round is not None
+            seconds = self.round.game.tournament.round_seconds if drawn else 0
         whole = math.ceil(seconds)
         return f"{whole // 60}:{whole % 60:02d}"
 
@@ -293,6 +295,34 @@ def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
     if sub is not None and (sub.received_at >= at or (request_id and sub.request_id == request_id)):
         return ""
     return Message(code, params).text(interface_language())
+
+
+def room_screen(tournament_id: int, now=None, pushed: str = "") -> Screen:
+    """What every phone of the room shows in common: the round, its rack and clock, the top and the
+    board, no one's slip or result (``tournaments.broadcast`` pushes it).  ``pushed``: the state key
+    just committed (a remembered round under another key is read again)."""
+    now = now or timezone.now()
+    rnd = current_round_recent(tournament_id, pushed)
+    phase = _phase(rnd)
+    remaining = None
+    if phase == Phase.RUNNING:
+        remaining = max(0.0, (rnd.deadline - now).total_seconds())
+    board = rnd.game.board if rnd else []
+    screen = Screen(
+        player=None,
+        round=rnd,
+        phase=phase,
+        signature=round_key(rnd),
+        rack=[RackTile(alphabet.char(t), alphabet.VALUES[t]) for t in (rnd.tiles if rnd else [])],
+        remaining=remaining,
+        submission=None,
+        board=board,
+    )
+    if phase in (Phase.CLOSED, Phase.ENDED):
+        screen.top, screen.top_words = round_top(rnd, board)
+        if rnd.placed:
+            screen.last_tiles = rnd.placed["tiles"]
+    return screen
 
 
 def player_screen(player: Player, now=None, submission: Submission | None = None) -> Screen:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from server import memo, push
+from server import memo
 from tournaments.models import Game, Player, Round, Submission, Tournament
 from tournaments.selectors import round_key
 
@@ -107,46 +107,6 @@ def round_slips_kept(rnd: Round) -> dict[int, Submission]:
 _KEY = re.compile(r"[0-9]{1,18}\.[0-9]{1,10}\.[ep]")
 
 
-# -- the room's changes, pushed to its phones (server/push.py) -------------------------------------
-
-_game_rooms: memo.Kept[int] = memo.Kept(20_000)
-#: The key this process pushed last, per room: a transaction saving a round three times pushes once.
-_pushed: memo.Kept[str] = memo.Kept(5000)
-
-
-def push_room(tournament_id: int) -> str:
-    """The room's name for ``server.push``."""
-    return f"t{tournament_id}"
-
-
-def _announce(tournament_id: int) -> None:
-    key = round_key(current_round(tournament_id))
-    if _pushed.get(tournament_id) != key:
-        _pushed.put(tournament_id, key)
-        push.publish(push_room(tournament_id), key)
-
-
-def _changed(sender, instance, **_kwargs) -> None:
-    """A round or a game was saved: once committed, its room's phones hear the new state key."""
-    if not push.enabled():
-        return
-    if sender is Game:
-        transaction.on_commit(lambda: _announce(instance.tournament_id))
-        return
-    game_id = instance.game_id
-    tournament_id = _game_rooms.get(game_id)
-    if tournament_id is None:
-        tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
-        if tournament_id is None:
-            return
-        _game_rooms.put(game_id, tournament_id)
-    transaction.on_commit(lambda: _announce(tournament_id))
-
-
-for _model in (Round, Game):
-    post_save.connect(_changed, sender=_model, dispatch_uid=f"push-{_model._meta.label}")
-
-
 # -- the room's players: a change or a removal seen by every web process at once -----------------
 
 #: The room's players as this process last read them, under the room's mark they were read with.
@@ -165,6 +125,12 @@ def _room(tournament_id: int) -> dict[int, Player]:
         player.tournament = tournament
         players[player.pk] = player
     return players
+
+
+def room_players(tournament_id: int) -> dict[int, Player]:
+    """The room's players by id, each with its tournament: one query for the whole room (the results
+    sent at a round's close, ``broadcast``)."""
+    return _room(tournament_id)
 
 
 def _read_mark(tournament_id: int) -> str | None:

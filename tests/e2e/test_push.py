@@ -1,9 +1,9 @@
 """Push instead of polling, in a real browser on the scale deployment's front (nginx with its nchan
-module before gunicorn, ``tests/scale_front.py``): a player's phone page hears its room's changes
-through its push connection and asks for its screen only then, with no 2-second poll while it is
-connected; when the connection drops (nginx stopped) it says so and polls again, and once nginx is
-back it reconnects by itself and shows what changed meanwhile (``player.js``, "pushed changes";
-``server/push.py``)."""
+module before gunicorn, ``tests/scale_front.py``): a player's phone page is sent its room's state
+through its push connection and draws it itself, asking nothing, its own result at a close
+included, with no 2-second poll while it is connected; when the connection drops (nginx stopped) it
+says so and polls again, and once nginx is back it reconnects by itself and shows what changed
+meanwhile (``player.js``, "pushed state"; ``tournaments/broadcast.py``, ``server/push.py``)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from server import push
 from tests.e2e.browser import orm
 from tests.fixtures import *  # noqa: F403 - the rooms' fixtures (players, game) and their autouse ones
 from tests.scale_front import collected_static, front_publishing
-from tournaments import room, services
+from tournaments import broadcast, services
 from tournaments.models import Round
+from tournaments.phone import typed_slip
 from tournaments.selectors import round_key
 
-#: A change made in the test process reaches the phone by push: told at once, it asks within the
-#: spread of ``player.js`` (``PUSH_SPREAD_MS``, 2 s); the phone's 20-second safety poll would be late.
+#: A change made in the test process reaches the phone by push and is drawn at once; the phone's
+#: 20-second safety poll would be late.
 PUSHED_WITHIN_MS = 4_000
 #: The phone has asked what a push (or its connecting) made it ask once it sends nothing for longer
 #: than a tick of the 2-second timer: a phone polling every 2 s never goes that long.
@@ -90,9 +91,10 @@ class StatusRequests:
         return self.sent[mark:]
 
 
-def _pushed_key(url: str) -> str:
-    """The state key a pushed message told the phone, sent back with its request (``k``)."""
-    return parse_qs(urlsplit(url).query).get("k", [""])[0]
+def _asked_by_push(urls: list[str]) -> list[str]:
+    """The requests a pushed message made the phone send (they name its state key, ``k``): not the
+    safety poll every 20 s."""
+    return [url for url in urls if "k" in parse_qs(urlsplit(url).query)]
 
 
 def _wait_for_a_request(page: Page, requests: StatusRequests, mark: int, seconds: float) -> list[str]:
@@ -123,38 +125,78 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     requests = StatusRequests(page)
     body, status = page.locator("body"), page.locator("#player-status")
 
-    # -- the phone's page, through nginx, names its room's channel and listens to it ------------------
+    # -- the phone's page, through nginx, names its room's channel and its own, and listens -----------
     page.goto(front.url(f"/j/{players[0].token}/"))
-    expect(body).to_have_attribute("data-push", f"/push/{push.channel(room.push_room(game.tournament_id))}")
+    room_channel = push.channel(broadcast.push_room(game.tournament_id, "fr"))
+    own_channel = push.channel(broadcast.own_room(players[0].pk))
+    expect(body).to_have_attribute("data-push", f"/push/{room_channel}/{own_channel}")
     expect(body).to_have_attribute("data-push-state", "live")
     expect(status).to_have_attribute("data-phase", "waiting")
     assert _settled(page, requests), requests.sent  # it asked as it connected, and then nothing
 
-    # -- a change made in this process (a worker's, say) is pushed, and the phone shows it -------------
+    # -- a change made in this process (a worker's, say) is pushed, and the phone draws it, asking
+    # nothing: the rack, the clock counting down, the round's number -------------------------------
     before_change = requests.mark()
     with orm():
         rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-        drawn_key = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
         services.round_start(round_id=rnd.pk)
         rnd = Round.objects.select_related("game").get(pk=rnd.pk)
         started_key = round_key(rnd)
     expect(status).to_have_attribute("data-phase", "running", timeout=PUSHED_WITHIN_MS)
     expect(status).to_have_attribute("data-round", str(rnd.pk))
+    expect(status).to_have_attribute("hx-get", re.compile(rf"s={re.escape(started_key)}"))
     expect(status.locator(".rack .tile")).to_have_count(len(rnd.tiles))
+    expect(status.locator(".who")).to_contain_text("coup 1")
+    expect(status.locator(".clock")).to_have_text(re.compile(r"^[0-3]:[0-5][0-9]$"))
+    expect(page.locator("#player-slip fieldset")).to_be_enabled()
     expect(body).to_have_attribute("data-push-state", "live")
-    asked = requests.since(before_change)
-    assert asked and _pushed_key(asked[0]) in {drawn_key, started_key}, asked  # asked when told
     page.screenshot(path=str(artifacts / "push-live.png"), full_page=True)
 
     # -- connected, and nothing changes: the phone asks nothing (its 2-second poll is held back) -----
-    assert _settled(page, requests), requests.sent  # what the pushes made it ask is over
-    # One request for the two pushes that came together (and at most one more the timer had
-    # queued): never one per push, nor a train of checks for a key older than the screen's.
-    assert len(requests.since(before_change)) <= 2, requests.since(before_change)
+    assert _asked_by_push(requests.since(before_change)) == [], requests.since(before_change)
     quiet = requests.mark()
     page.wait_for_timeout(QUIET_MS)
     assert requests.since(quiet) == [], requests.since(quiet)
     expect(body).to_have_attribute("data-push-state", "live")
+
+    # -- a slip sent, then the close pushed: the phone shows the top and its own result, asking
+    # nothing (its result came on its own channel), and its slip still on the board ----------------
+    with orm():
+        top = Round.objects.get(pk=rnd.pk).tops[0]
+    page.locator("#slip-text").fill(typed_slip(f"{top['ref']} {top['word']}"))
+    if page.locator("#player-slip [name=claimed]").count():
+        page.locator("#player-slip [name=claimed]").fill(str(top["score"]))
+    page.locator("#player-slip [type=submit]").click()
+    expect(page.locator("#player-receipt .sent")).to_contain_text("modifiable")
+    before_close = requests.mark()
+    with orm():
+        services.round_close(round_id=rnd.pk)
+    expect(status).to_have_attribute("data-phase", "closed", timeout=PUSHED_WITHIN_MS)
+    expect(status.locator(".results .top")).to_be_visible()
+    expect(status.locator(".results .standing")).to_contain_text("rang")
+    expect(status.locator(".results .line")).not_to_contain_text("aucun bulletin")
+    expect(page.locator("#player-receipt .sent")).to_have_class(re.compile(r"\bpast\b"))
+    expect(page.locator("#player-receipt .sent")).not_to_contain_text("modifiable")
+    expect(page.locator("#player-board .c.mine").first).to_be_visible()
+    assert _asked_by_push(requests.since(before_close)) == [], requests.since(before_close)
+    page.screenshot(path=str(artifacts / "push-results.png"), full_page=True)
+
+    # -- the top placed, the next round drawn and started: the board shows the top's tiles (the
+    # player's slip gone from it), the receipt is emptied, still no request ------------------------
+    with orm():
+        services.round_place_top(round_id=rnd.pk)
+        placed = len(Round.objects.get(pk=rnd.pk).placed["tiles"])
+        rnd = services.round_draw(game_id=game.pk, expected_number=2).round
+        services.round_start(round_id=rnd.pk)
+    expect(status).to_have_attribute("data-round", str(rnd.pk), timeout=PUSHED_WITHIN_MS)
+    expect(status.locator(".who")).to_contain_text("coup 2")
+    expect(page.locator("#player-receipt .sent")).to_have_count(0)
+    expect(page.locator("#player-board .c.t")).to_have_count(placed)
+    expect(page.locator("#player-board .c.mine")).to_have_count(0)
+    tile = page.locator("#player-board .c.t").first
+    expect(tile).to_have_attribute("aria-label", re.compile(r"^[A-O]\d+, (.+, )?[A-Z]$"))
+    assert _asked_by_push(requests.since(before_close)) == [], requests.since(before_close)
+    assert len(requests.since(before_change)) <= 1, requests.since(before_change)  # a safety poll at most
 
     # -- a phone that connects with nothing missed asks nothing: nginx's first message names the
     # state its page shows (a hall of phones joining, or reconnecting, costs no request each) -------
@@ -183,5 +225,7 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(status).to_have_attribute("data-round", str(rnd.pk))
     expect(status.locator(".clock")).to_have_class(re.compile(r"\bdone\b"))
     expect(status.locator(".clock")).to_have_text("terminé")  # not the countdown frozen by the swap
+    # Its own result was sent while nginx was down: not come with the room's state, it is asked for.
+    expect(status.locator(".results .standing")).to_contain_text("rang", timeout=CAUGHT_UP_WITHIN_MS)
     page.screenshot(path=str(artifacts / "push-caught-up.png"), full_page=True)
     assert not errors, errors

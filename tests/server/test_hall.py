@@ -5,6 +5,7 @@ waits out the web processes' queues; a room's changes are pushed to its phones t
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import re
 import socket
 import threading
@@ -15,12 +16,12 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from server import arrival, push
 from tests.live_services import wait_for
 from tests.scale_front import Front, collected_static, front_publishing
-from tournaments import room, services
+from tournaments import broadcast, room, services
 from tournaments.models import Round, Submission
 from tournaments.selectors import round_key
 
@@ -290,32 +291,62 @@ class Listener:
         self.answer.close()
 
 
+def _room_states(listener: Listener) -> list[dict]:
+    return [m for m in map(json.loads, listener.messages) if "ph" in m]
+
+
+def _own_results(listener: Listener) -> list[dict]:
+    return [m for m in map(json.loads, listener.messages) if "ph" not in m]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_change_made_anywhere_is_pushed_to_the_rooms_phones_through_nginx(front, players, game):
+    """The room's state is pushed whole (the status's common part, the board, the seconds left): the
+    phone asks nothing; at the close each phone's own result comes on its own channel, on the same
+    connection, and no one else's (issue 24)."""
     page = Phone(front, players[0].token).page
     listen = re.search(r'data-push="([^"]+)"', page).group(1)
-    assert listen == push.listen_path(room.push_room(game.tournament_id))
+    with translation.override("fr"):
+        assert listen == broadcast.listen_path(players[0])
+    assert listen.count("/") == 3  # /push/<room>/<own>
     listener = Listener(front.url(listen))
+    neighbour = Listener(
+        front.url(re.search(r'data-push="([^"]+)"', Phone(front, players[1].token).page).group(1))
+    )
     try:
         time.sleep(0.3)
         # This process stands for a Celery worker: its change is published, and nginx passes it on.
         rnd = services.round_draw(game_id=game.pk, expected_number=1).round
         services.round_start(round_id=rnd.pk)
-        key = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
-        assert wait_for(lambda: key in listener.messages, 10), listener.messages
-        # The phone asks with the pushed key: the web process's half-second memo is passed over.
-        status = reverse("tournaments:player_status", kwargs={"token": players[0].token})
-        with urllib.request.urlopen(front.url(f"{status}?s=0.0.p&k={key}"), timeout=10) as answer:
-            assert answer.status == 200 and f"s={key}" in answer.read().decode()
+        rnd = Round.objects.select_related("game").get(pk=rnd.pk)
+        key = round_key(rnd)
+        assert wait_for(lambda: key in [m["k"] for m in _room_states(listener)], 10), listener.messages
+        state = next(m for m in _room_states(listener) if m["k"] == key)
+        assert state["ph"] == "running" and state["r"] == str(rnd.pk) and 0 < state["rem"] <= 180
+        assert state["html"].count('class="tile') == len(rnd.tiles) and "coup 1" in state["rn"]
+        assert len(state["b"]) == 225 and set(state["b"]) == {"."}  # the first round: an empty board
+        assert _own_results(listener) == []  # nothing of one's own while the round runs
         # Another room's channel hears nothing of it.
-        other = Listener(front.url(push.listen_path(room.push_room(game.tournament_id + 1000))))
+        other = Listener(front.url(push.listen_path(broadcast.push_room(game.tournament_id + 1000, "fr"))))
         services.round_close(round_id=rnd.pk)
-        assert wait_for(lambda: len(listener.messages) >= 2, 10)
+        closed = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
+        assert wait_for(lambda: any(m["k"] == closed for m in _own_results(listener)), 10), listener.messages
+        state = next(m for m in _room_states(listener) if m["k"] == closed)
+        assert (
+            state["ph"] == "closed"
+            and "terminé" in state["html"]
+            and '<div class="own"></div>' in state["html"]
+        )
+        own = next(m for m in _own_results(listener) if m["k"] == closed)
+        assert "aucun bulletin remis" in own["fr"] and "no slip" in own["en"].lower() and "rang" in own["fr"]
+        assert wait_for(lambda: _own_results(neighbour), 10)
+        assert len(_own_results(listener)) == 1 and len(_own_results(neighbour)) == 1  # each its own
         time.sleep(0.3)
         assert other.messages == []
         other.close()
     finally:
         listener.close()
+        neighbour.close()
 
 
 def test_a_sending_retried_after_the_cutoff_whose_first_try_was_stored_is_told_received(

@@ -58,13 +58,13 @@ def test_after_the_round_the_receipt_leaves_the_success_colour_and_the_line_has_
     alice, bruno, chloe = players
     rnd = _running(game)
     running = _send(client, bruno, rnd, "H8 ZZZZ", "10")
-    assert '<p class="sent">' in running  # received: the success colour while the round runs
+    assert '<p class="sent" ' in running  # received: the success colour while the round runs
     _send(client, alice, rnd, _top(rnd), str(rnd.top_score))
     _send(client, chloe, rnd, _top(rnd), str(rnd.top_score - 1))
     _closed(rnd)
     pages = {p.name: client.get(_page(p)).content.decode() for p in players}
     for html in pages.values():
-        assert '<p class="sent past">' in html and '<p class="sent">' not in html
+        assert '<p class="sent past" ' in html and '<p class="sent" ' not in html
     assert _line_class(pages["Alice"]) == "sanction-none"
     assert _line_class(pages["Bruno"]) == "sanction-zero"
     assert _line_class(pages["Chloé"]) == "sanction-warning"

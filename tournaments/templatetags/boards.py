@@ -8,6 +8,7 @@ fixed part is worked out once per language (``_names``)."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from html import escape
 
@@ -77,6 +78,23 @@ def _label(cell, names: tuple[str, ...], words: dict[str, str]) -> str:
 def player_board_header(kind: str = "grid") -> SafeString:
     """The phone's row of column headers; ``table`` for a board that is only read (the review's)."""
     return mark_safe(_HEADER[kind].replace("{lab}", "lab"))
+
+
+@register.simple_tag
+def player_board_words() -> str:
+    """The words of the squares' names, for the phone's script that redraws the board from a pushed
+    message (``player.js``): the premiums by class, then what a square holds (escaped once more by the
+    template, as an attribute's JSON)."""
+    with translation.override(translation.get_language() or "fr"):
+        return json.dumps(
+            {
+                "tw": gettext("mot compte triple"), "dw": gettext("mot compte double"),
+                "star": gettext("mot compte double"), "tl": gettext("lettre compte triple"),
+                "dl": gettext("lettre compte double"), "empty": gettext("vide"), "joker": gettext("joker"),
+                "mine": gettext("votre bulletin"), "last": gettext("dernier top"),
+            },
+            ensure_ascii=False,
+        )  # fmt: skip
 
 
 @register.simple_tag

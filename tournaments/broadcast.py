@@ -1,0 +1,195 @@
+"""What every phone of a room shows in common, made once per change of the room, and each phone's own
+result at a round's close, made once for the whole room (issue 24).
+
+A hall's phones all show the same rack, clock, top and board; only the name, the slip and the result
+are each phone's own.  So the common part is drawn once per state key and language (``common_html``),
+and at scale it is pushed (``server.push``) to the room's channel of each language as one message
+(``room_message``: that part's HTML, the board as 225 letters, the seconds left), which the phone
+draws itself (``player.js``): no request per phone per change.  At a round's close, each player's own
+result (``tournaments.own``) goes on the player's own channel, which the phone listens to on the
+same connection (``own_messages``).  A phone without push (the laptop) polls, and its answer is made
+of the same parts: the common HTML remembered, the own part written in Python.
+
+The messages go out from the push thread of the process that committed the change (``_announce``),
+so neither the arbiter's request nor the phone's that closed the round waits for them."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext
+
+from engine import alphabet
+from engine.board import CELLS
+from server import memo, push
+from tournaments import room
+from tournaments.models import Game, Round
+from tournaments.own import own_html
+from tournaments.phone import Phase, Screen, ended_games, player_standing, room_screen
+from tournaments.selectors import round_key
+
+log = logging.getLogger(__name__)
+
+#: Where the common part leaves room for the own part (``with_own``).
+OWN_SLOT = '<div class="own"></div>'
+#: The common part under its (state key, language): a few rooms' current states.
+_common: memo.Kept[str] = memo.Kept(256)
+
+
+def languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def common_html(screen: Screen, lang: str) -> str:
+    """The status's common part (``_player_common.html``) of ``screen``'s state, in ``lang``, drawn
+    once per state key.  Its clock says what it said when drawn; the phone's script counts down from
+    the seconds the answer carries; while the clock runs it is drawn afresh."""
+    key = (screen.signature, lang)
+    html = _common.get(key) if screen.remaining is None else None
+    if html is None:
+        with translation.override(lang):
+            html = render_to_string("tournaments/partials/_player_common.html", {"screen": screen})
+        if screen.remaining is None:  # a running clock's text is drawn afresh
+            _common.put(key, html)
+    return html
+
+
+def with_own(common: str, own: str) -> str:
+    return common.replace(OWN_SLOT, f'<div class="own">{own}</div>', 1) if own else common
+
+
+def round_no(screen: Screen, lang: str) -> str:
+    """ " · coup 3" after the table in the phone's heading ("" before the first draw)."""
+    if screen.round is None:
+        return ""
+    with translation.override(lang):
+        return f" · {gettext('coup')} {screen.round.number}"
+
+
+def board_text(board: list[int]) -> str:
+    """The game's board as 225 characters: ``.`` an empty square, a letter in upper case, a joker's
+    letter in lower case."""
+    out = []
+    for sq in range(CELLS):
+        tile = board[sq] if sq < len(board) else 0
+        if not tile:
+            out.append(".")
+            continue
+        letter = alphabet.char(tile).upper()
+        out.append(letter.lower() if alphabet.is_blank(tile) else letter)
+    return "".join(out)
+
+
+def room_message(screen: Screen, lang: str) -> str:
+    """The room's state as every phone of ``lang`` draws it (``player.js``)."""
+    rnd = screen.round
+    message = {
+        "k": screen.signature,
+        "r": str(rnd.pk) if rnd else "",
+        "ph": screen.phase,
+        "rem": None if screen.remaining is None else round(screen.remaining, 1),
+        "sp": screen.spoken,
+        "rn": round_no(screen, lang),
+        "html": common_html(screen, lang),
+        "b": board_text(screen.board),
+        "l": [sq for sq, _tile in screen.last_tiles or []],
+        "pl": bool(rnd is not None and rnd.placed),
+    }
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def own_messages(screen: Screen):
+    """Each player's own result of the closed round ``screen`` shows, in every language, for the
+    player's own channel: the round's slips read once, the ranking computed once."""
+    rnd = screen.round
+    tournament = rnd.game.tournament
+    slips = room.round_slips_kept(rnd)
+    earlier: list[tuple[int, int]] = []
+    if screen.phase == Phase.ENDED:
+        earlier = [(number, pk) for number, pk in ended_games(tournament.pk) if pk != rnd.game_id]
+    for player in room.room_players(tournament.pk).values():
+        own = Screen(
+            player=player,
+            round=rnd,
+            phase=screen.phase,
+            signature=screen.signature,
+            rack=[],
+            remaining=None,
+            submission=slips.get(player.pk),
+            board=[],
+            standing=player_standing(player),
+            earlier_games=earlier,
+        )
+        message = {"k": screen.signature}
+        for lang in languages():
+            message[lang] = own_html(own, lang, tournament.solo_value)
+        yield own_room(player.pk), json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def push_room(tournament_id: int, lang: str) -> str:
+    """The room's name for ``server.push``, one per language."""
+    return f"t{tournament_id}-{lang}"
+
+
+def own_room(player_id: int) -> str:
+    return f"p{player_id}"
+
+
+def listen_path(player) -> str:
+    """Where this player's phone listens: its room's channel in the interface's language and its own,
+    on one connection; "" where nothing is pushed (the laptop)."""
+    lang = translation.get_language() or settings.LANGUAGE_CODE
+    if lang not in languages():
+        lang = settings.LANGUAGE_CODE
+    return push.listen_path(push_room(player.tournament_id, lang), own_room(player.pk))
+
+
+def messages(tournament_id: int, key: str):
+    """Everything to push for the room's state ``key`` (just committed): the common state in each
+    language, then, once a round is over, each player's result."""
+    screen = room_screen(tournament_id, pushed=key)
+    for lang in languages():
+        yield push_room(tournament_id, lang), room_message(screen, lang)
+    if screen.phase in (Phase.CLOSED, Phase.ENDED):
+        yield from own_messages(screen)
+
+
+# -- the room's changes, pushed as they are committed ---------------------------------------------
+
+_game_rooms: memo.Kept[int] = memo.Kept(20_000)
+#: The key this process pushed last, per room: a transaction saving a round three times pushes once.
+_pushed: memo.Kept[str] = memo.Kept(5000)
+
+
+def _announce(tournament_id: int) -> None:
+    key = round_key(room.current_round(tournament_id))
+    if _pushed.get(tournament_id) != key:
+        _pushed.put(tournament_id, key)
+        push.publish_built(lambda: messages(tournament_id, key))
+
+
+def _changed(sender, instance, **_kwargs) -> None:
+    """A round or a game was saved: once committed, its room's phones are sent the new state."""
+    if not push.enabled():
+        return
+    if sender is Game:
+        transaction.on_commit(lambda: _announce(instance.tournament_id))
+        return
+    game_id = instance.game_id
+    tournament_id = _game_rooms.get(game_id)
+    if tournament_id is None:
+        tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
+        if tournament_id is None:
+            return
+        _game_rooms.put(game_id, tournament_id)
+    transaction.on_commit(lambda: _announce(tournament_id))
+
+
+for _model in (Round, Game):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"push-{_model._meta.label}")

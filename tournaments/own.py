@@ -1,0 +1,76 @@
+"""A phone's own result after a round (its slip's grade, its total, négatif, percentage, rank and
+solos; once the game is over, the links to its reviews), written in Python: at a round's close the
+whole room's results are made at once and each phone is sent its own (``tournaments.broadcast``),
+1,500 of them in a hall; the page and the polled status show the same (``templatetags.phone_parts``)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+
+def own_html(screen, lang: str, solo_value: int = 0) -> str:
+    """What only this player's phone shows of a closed round, in ``lang``: "" before the close, or
+    for a player the ranking does not hold yet (registered since)."""
+    standing = screen.standing
+    if standing is None or screen.player is None:
+        return ""
+    with translation.override(lang):
+        return _line(screen, lang, solo_value) + _standing(standing) + _links(screen)
+
+
+def _line(screen, lang: str, solo_value: int) -> str:
+    sub, standing = screen.submission, screen.standing
+    if sub is not None and sub.graded_at:
+        sanction = f"sanction-{escape(sub.sanction or 'none')}"
+        said = sub.message_en if lang == "en" and sub.message_en else sub.message
+    else:
+        sanction, said = "sanction-zero", gettext("0 — aucun bulletin remis.")
+    solo = ""
+    if standing.solo_now:
+        solo = f' <span class="solo">{escape(gettext("solo : +%(value)s") % {"value": solo_value})}</span>'
+    return f'<p class="line {sanction}">{escape(said)}{solo}</p>'
+
+
+def _standing(st) -> str:
+    if st.on_scores:
+        first = f"{escape(gettext('Scores'))} <b>{st.paid}</b>"
+    else:
+        first = f"{escape(gettext('Total'))} <b>{st.total}</b>"
+    parts = [
+        f"<span>{first}</span>",
+        f"<span>{escape(gettext('négatif'))} <b>{st.negatif}</b></span>",
+        f"<span><b>{floatformat(st.percent, 2)}</b> %</span>",
+        f"<span>{escape(gettext('rang'))} <b>{st.rank}</b>/{st.players}</span>",
+    ]
+    if st.solos is not None:
+        parts.append(f"<span>{escape(gettext('solos'))} <b>{st.solos}</b></span>")
+    return f'<p class="standing">{" · ".join(parts)}</p>'
+
+
+def _links(screen) -> str:
+    if screen.phase != "ended":
+        return ""
+    token, game = screen.player.token, screen.round.game_id
+    review = reverse("review:player_game", kwargs={"token": token, "game": game})
+    training = reverse("training:player", kwargs={"token": token, "game": game})
+    ended, again, train = (
+        escape(gettext(text))
+        for text in ("Partie terminée.", "Revoir la partie coup par coup", "S'entraîner")
+    )
+    out = (
+        f'<p class="note">{ended} <a class="review-link" href="{review}">{again}</a> · '
+        f'<a class="review-link" href="{training}">{train}</a></p>'
+    )
+    if screen.earlier_games:
+        links = []
+        for number, pk in screen.earlier_games:
+            url = reverse("review:player_game", kwargs={"token": token, "game": pk})
+            said = gettext("Revoir la partie %(number)s") % {"number": number}
+            links.append(f'<a class="review-link" href="{url}">{escape(said)}</a>')
+        out += f'<p class="note earlier-games">{" · ".join(links)}</p>'
+    return out

@@ -1,0 +1,21 @@
+"""The phone's status as the page and the poll draw it: the room's common part, drawn once per state
+and language (``broadcast.common_html``), with this player's own part written in (``tournaments.own``)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from tournaments import broadcast
+from tournaments.own import own_html
+
+register = template.Library()
+
+
+@register.simple_tag
+def player_common(screen) -> SafeString:
+    lang = translation.get_language() or "fr"
+    solo_value = screen.round.game.tournament.solo_value if screen.round is not None else 0
+    own = own_html(screen, lang, solo_value)
+    return mark_safe(broadcast.with_own(broadcast.common_html(screen, lang), own))
