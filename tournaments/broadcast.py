@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 from django.conf import settings
 from django.db import transaction
@@ -86,11 +87,13 @@ def board_text(board: list[int]) -> str:
     return "".join(out)
 
 
-def room_message(screen: Screen, lang: str) -> str:
-    """The room's state as every phone of ``lang`` draws it (``player.js``)."""
+def room_message(screen: Screen, lang: str, at: float = 0.0) -> str:
+    """The room's state as every phone of ``lang`` draws it (``player.js``); ``at``: when the change
+    was committed (seconds since the epoch: the load benchmark measures from it)."""
     rnd = screen.round
     message = {
         "k": screen.signature,
+        "at": round(at, 3),
         "r": str(rnd.pk) if rnd else "",
         "ph": screen.phase,
         "rem": None if screen.remaining is None else round(screen.remaining, 1),
@@ -104,7 +107,7 @@ def room_message(screen: Screen, lang: str) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def own_messages(screen: Screen):
+def own_messages(screen: Screen, at: float = 0.0):
     """Each player's own result of the closed round ``screen`` shows, in every language, for the
     player's own channel: the round's slips read once, the ranking computed once."""
     rnd = screen.round
@@ -126,7 +129,7 @@ def own_messages(screen: Screen):
             standing=player_standing(player),
             earlier_games=earlier,
         )
-        message = {"k": screen.signature}
+        message = {"k": screen.signature, "at": round(at, 3)}
         for lang in languages():
             message[lang] = own_html(own, lang, tournament.solo_value)
         yield own_room(player.pk), json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -150,14 +153,14 @@ def listen_path(player) -> str:
     return push.listen_path(push_room(player.tournament_id, lang), own_room(player.pk))
 
 
-def messages(tournament_id: int, key: str):
-    """Everything to push for the room's state ``key`` (just committed): the common state in each
-    language, then, once a round is over, each player's result."""
+def messages(tournament_id: int, key: str, at: float = 0.0):
+    """Everything to push for the room's state ``key`` (committed at ``at``): the common state in
+    each language, then, once a round is over, each player's result."""
     screen = room_screen(tournament_id, pushed=key)
     for lang in languages():
-        yield push_room(tournament_id, lang), room_message(screen, lang)
+        yield push_room(tournament_id, lang), room_message(screen, lang, at)
     if screen.phase in (Phase.CLOSED, Phase.ENDED):
-        yield from own_messages(screen)
+        yield from own_messages(screen, at)
 
 
 # -- the room's changes, pushed as they are committed ---------------------------------------------
@@ -171,7 +174,8 @@ def _announce(tournament_id: int) -> None:
     key = round_key(room.current_round(tournament_id))
     if _pushed.get(tournament_id) != key:
         _pushed.put(tournament_id, key)
-        push.publish_built(lambda: messages(tournament_id, key))
+        at = time.time()
+        push.publish_built(lambda: messages(tournament_id, key, at))
 
 
 def _changed(sender, instance, **_kwargs) -> None:

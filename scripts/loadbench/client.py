@@ -1,15 +1,17 @@
 """The phones' client and the arbiter's: what each does in the room, as the real pages do.
 
-A phone (``Phone``) opens its join link and its static files, asks for its status every 2 s or when
-its push channel says the room changed (player.js), and sends its slips in the round's last 10 s, a
-second one sometimes, a lost answer sent again.  The arbiter (``Arbiter``) logs in, starts the game,
-draws, starts the clock and places the top; its game screen and the projector (``Poller``) poll every
-second."""
+A phone (``Phone``) opens its join link and its static files; where the page names push channels it
+takes the room's state from them as player.js draws it (its own result at a close included, asked
+for only when it does not come), else it asks for its status every 2 s; it sends its slips in the
+round's last 10 s, a second one sometimes, a lost answer sent again.  The arbiter (``Arbiter``) logs
+in, starts the game, draws, starts the clock and places the top; its game screen and the projector
+(``Poller``) poll every second."""
 
 from __future__ import annotations
 
 import asyncio
 import html
+import json
 import random
 import re
 import time
@@ -59,6 +61,11 @@ PUSH_SPREAD_SECONDS = 2.0
 #: --no-push: the phones ignore the page's push channel and poll (to compare).
 NO_PUSH = False
 PUSHES: list[float] = []  # when each pushed message reached a phone
+#: From a change's commit (the message's ``at``) to a phone showing it, for each state a phone drew
+#: from a pushed message (its own result for a closed round): the status figure where push works.
+SHOWN: list[float] = []
+#: player.js: a round's state without the phone's own result waits this long for it (and a spread).
+OWN_WAIT_SECONDS = 3.0
 STATUS = re.compile(r'<section id="player-status"[^>]*>', re.S)
 BOARD = re.compile(r'<div id="player-board"[^>]*>', re.S)
 RECEIPT = re.compile(r'<div id="player-receipt"[^>]*>', re.S)
@@ -115,6 +122,9 @@ class Phone:
         self.wake = asyncio.Event()  # player.js's htmx.trigger(status, "push")
         self.parts_shown: dict[str, str] = {}  # b, r: the keys of the board and the receipt shown
         self.ask_pending = False  # player.js's pushed.timer: an ask to come after the spread
+        self.asked_at = 0.0  # which ask timer is the live one (player.js's pushed.timer)
+        self.room_message: dict | None = None  # the last room state pushed (player.js pushed.room)
+        self.own_message: dict | None = None  # the last own result pushed
 
     @property
     def page(self) -> str:
@@ -165,9 +175,7 @@ class Phone:
             timeout = max(0.0, planned - time.monotonic())
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout)
-                self.wake.clear()
-                await asyncio.sleep(random.uniform(0, PUSH_SPREAD_SECONDS))  # player.js: askSoon
-                self.wake.clear()  # one ask for the pushes of the spread: it takes the latest key
+                self.wake.clear()  # the ask timers (``_ask_after``) carry player.js's spread
                 if self.ask_pending:  # not dropped by a message naming the state shown
                     self.ask_pending = False
                     return True, planned
@@ -194,20 +202,16 @@ class Phone:
                     raise ConnectionError(f"push answered {status!r}")
                 COUNTS["push connections opened"] += 1
                 self.push_live = True
-                self.ask_pending = True
-                self.wake.set()  # onopen: catch up, unless nginx's first message names the state shown
+                # onopen: nginx's first message comes at once; without one, ask later (player.js).
+                self._ask_after(OWN_WAIT_SECONDS + random.uniform(0, PUSH_SPREAD_SECONDS), None)
                 while not stop.is_set():
                     line = await conn.reader.readline()
                     if not line:
                         raise ConnectionError("push connection closed")
                     text = line.decode("utf-8", "replace").strip()
                     if text.startswith("data:"):
-                        self.pushed_key = text[5:].strip()
                         PUSHES.append(time.time())
-                        # player.js askSoon: nothing to ask when the screen shows that state already
-                        self.ask_pending = self.pushed_key != self.shown_key
-                        if self.ask_pending:
-                            self.wake.set()
+                        self._pushed(text[5:].strip())
                     # chunked framing (size lines) and nchan's ":" pings are skipped
             except (
                 TimeoutError,
@@ -221,6 +225,69 @@ class Phone:
                 conn.close()
                 self.push_live = False
             await asyncio.sleep(3)
+
+    def _ask_after(self, seconds: float, key: str | None) -> None:
+        """player.js's ask timer: the status asked after ``seconds`` unless the phone shows ``key``
+        by then (None: unless a room's state came meanwhile)."""
+        self.asked_at = marker = time.monotonic()
+
+        async def ask() -> None:
+            await asyncio.sleep(seconds)
+            if self.asked_at != marker or (key is not None and self.shown_key == key):
+                return
+            self.ask_pending = True
+            self.wake.set()
+
+        self._later(ask())
+
+    def _pushed(self, data: str) -> None:
+        """A pushed message, as player.js takes it: a room's state drawn (or kept until the phone's
+        own result for it comes), or the own result itself."""
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):  # a bare state key: ask, unless it is shown already
+            self.pushed_key = data
+            self.ask_pending = data != self.shown_key
+            if self.ask_pending:
+                self.wake.set()
+            return
+        if "ph" not in message:
+            self.own_message = message
+            room = self.room_message
+            if room is not None and room["k"] == message["k"] and self.shown_key != room["k"]:
+                self._draw(room)
+            return
+        self.asked_at = time.monotonic()  # cancels the open's ask
+        self.pushed_key = message["k"]
+        self.room_message = message
+        if message["k"] == self.shown_key:
+            return
+        ended = message["ph"] in ("closed", "ended")
+        if ended and not (self.own_message and self.own_message["k"] == message["k"]):
+            self._ask_after(OWN_WAIT_SECONDS + random.uniform(0, PUSH_SPREAD_SECONDS), message["k"])
+            return
+        self._draw(message)
+
+    def _draw(self, message: dict) -> None:
+        """What player.js's draw() changes, as far as the bench follows it."""
+        now = time.time()
+        self.shown_key = message["k"]
+        url = urllib.parse.urlsplit(self.status_path)
+        query = urllib.parse.parse_qs(url.query)
+        query["s"] = [message["k"]]
+        self.status_path = f"{url.path}?{urllib.parse.urlencode(query, doseq=True)}"
+        self.phase = message["ph"]
+        self.round_id = int(message["r"] or 0)
+        self.parts_shown.pop("b", None)  # the board redrawn by the script: its key is not the server's
+        if self.phase == "running" and message.get("rem") is not None:
+            self.clock_end = time.monotonic() + float(message["rem"])
+            self._plan_slips(float(message["rem"]))
+        if message.get("at"):
+            SHOWN.append(now - float(message["at"]))
+        if self.phase in ("closed", "ended"):
+            self.results.setdefault(self.round_id, now)
 
     async def join(self) -> bool:
         reply = await self.browser.request("phone: join page", "GET", self.page)

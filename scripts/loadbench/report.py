@@ -11,7 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .client import PUSHES
+from .client import PUSHES, SHOWN
 from .cpu import COMPONENTS
 from .measure import ACTIONS, AFTER_ACTION_SECONDS, COUNTS, LAG, SAMPLES, latency_line, percentile
 
@@ -126,6 +126,10 @@ def report(args, results: list[RoundResult], deployment: Deployment, sampler: Cp
     report_cpu(args, results, sampler)
     if PUSHES:
         print(f"  pushed messages received by the phones: {len(PUSHES)}")
+    if SHOWN:
+        ms = sorted(x * 1000 for x in SHOWN)
+        figures = " ".join(f"{percentile(ms, q):8.0f}" for q in (50, 90, 99)) + f" {ms[-1]:8.0f}"
+        print(f"  {'phone: state shown from a push':<34} {len(ms):>7} {figures}")
     return 0 if ok else 1
 
 
@@ -172,7 +176,9 @@ def print_round(r: RoundResult, players: int) -> bool:
 
 def print_goals(args, buckets, results: list[RoundResult]) -> None:
     statuses = buckets["phone: status poll"] + buckets["phone: status, pushed"]
-    polls = [s.seconds for s in statuses if s.status.isdigit()]
+    # From a change to a phone showing it: a status fetched (the request's time), or drawn from a
+    # pushed message (from the change's commit, the message's ``at``).
+    polls = [s.seconds for s in statuses if s.status.isdigit()] + SHOWN
     slips = [s.seconds for s in buckets["phone: slip"] if s.status.isdigit()]
     worst = max((r.last_results or float("inf")) for r in results) if results else float("nan")
     after_close = [
