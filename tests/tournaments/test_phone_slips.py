@@ -22,6 +22,10 @@ def _page(player) -> str:
     return reverse("tournaments:player_page", kwargs={"token": player.token})
 
 
+def _status(player) -> str:
+    return reverse("tournaments:player_status", kwargs={"token": player.token})
+
+
 def _running(game) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     return services.round_start(round_id=rnd.pk)
@@ -72,8 +76,11 @@ def test_a_question_mark_after_a_letter_marks_it_played_with_the_joker(client, p
     assert "joker : B" in receipt
     # Read back for a screen reader first, as the server understood it.
     assert '<span class="sr">H8 horizontal, ABC, joker sur le B, 12 points annoncés</span>' in receipt
-    # The board shows the joker as a joker, in the player's colour.
-    assert re.search(r'class="c[a-z ]* t b mine" data-sq="\d+">B<', html)
+    # The answer carries no board (issue 24): the slip held, for the phone to draw; the next poll's
+    # board shows the joker as a joker, in the player's colour.
+    assert 'id="player-board"' not in html and 'data-slip-ref="H8" data-slip-word="AbC"' in html
+    board = client.get(_status(players[0]), **HTMX).content.decode()
+    assert re.search(r'class="c[a-z ]* t b mine" data-sq="\d+">B<', board)
 
 
 def test_the_receipt_names_every_joker_in_the_pages_language(client, players, game):

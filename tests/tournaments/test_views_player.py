@@ -141,9 +141,16 @@ def test_a_slip_is_stored_and_the_receipt_says_nothing_of_its_value(client, play
 
 def test_the_slip_appears_on_the_players_board_in_their_colour(client, players, game):
     rnd = _running(game)
+    page = client.get(_page(players[0])).content.decode()
     html = _post(client, players[0], rnd, _top(rnd), **HTMX).content.decode()
-    assert 'hx-swap-oob="true"' in html
-    assert html.count(" mine") == len(rnd.tops[0]["tiles"])
+    # The answer is the receipt alone (issue 24): the slip held is in it for the phone to draw.
+    assert 'id="player-board"' not in html and 'hx-swap-oob="true"' not in html
+    top = rnd.tops[0]
+    assert f'data-slip-ref="{top["ref"]}" data-slip-word="{top["word"]}"' in html
+    # The board the server draws shows it too: the page, and the status of a phone that asks for it.
+    assert client.get(_page(players[0])).content.decode().count(" mine") == len(top["tiles"])
+    status = client.get(_status_url(players[0]), {"s": "other", "b": _shown(page)["b"]}, **HTMX)
+    assert status.content.decode().count(" mine") == len(top["tiles"])
 
 
 def test_a_computed_grading_slip_has_no_score_field_and_is_stored(client, players, game, tournament):
@@ -386,9 +393,12 @@ def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_
     shown = _shown(page)
     top = rnd.tops[0]
     form = {"slip": f"{top['ref']} {top['word']}", "round": rnd.pk}
-    slip = client.post(_submit_url(players[0]), form, **HTMX)
-    assert "data-fresh" in slip.content.decode()
-    shown = _shown(slip.content.decode())  # the receipt and the board the answer swapped in
+    slip = client.post(_submit_url(players[0]), form, **HTMX).content.decode()
+    assert "data-fresh" in slip and 'id="player-board"' not in slip  # the receipt alone (issue 24)
+    # The board with the slip comes with the next poll; the receipt it sends is the one the answer gave.
+    drawn = client.get(_status_url(players[0]), {"s": "other", "r": shown["r"], "b": shown["b"]}, **HTMX)
+    shown = _shown(drawn.content.decode())
+    assert shown["r"] == re.search(r'id="player-receipt"[^>]*data-key="([0-9a-f]+)"', slip).group(1)
     unchanged = client.get(_status_url(players[0]), {"s": "other", **shown}, **HTMX).content.decode()
     assert 'id="player-status"' in unchanged
     assert 'id="player-board"' not in unchanged and 'id="player-receipt"' not in unchanged

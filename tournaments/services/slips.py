@@ -44,6 +44,15 @@ def submission_record(
     them in another process: their row is held while the slip is stored (``player_held``), and a
     player who is gone is refused (``slip_player_removed``), nothing stored."""
     now = now or timezone.now()
+    fields = submission_prepare(player=player, round_id=round_id, text=text, now=now)
+    return submission_store(
+        player=player, round_id=round_id, text=text, request_id=request_id, now=now, fields=fields
+    )
+
+
+def submission_prepare(*, player: Player, round_id: int, text: str, now) -> dict:
+    """What ``submission_record`` does before any lock: the slip read (refused when unreadable) and
+    graded early, as the fields its row will hold."""
     slip = parse_slip_text(text)
     fields = {
         "ref": str(slip.ref) if slip.ref else "",
@@ -54,6 +63,15 @@ def submission_record(
     # Not graded yet (the round not seen running): a replaced slip's earlier grade must not stay, and
     # the close grades what has no grade.
     fields.update(_grade_early(player, round_id, Submission(**fields).slip_text()) or {"graded_at": None})
+    return fields
+
+
+def submission_store(
+    *, player: Player, round_id: int, text: str, request_id: str, now, fields: dict
+) -> Submission:
+    """What ``submission_record`` does under the write lock, ``fields`` from ``submission_prepare``: in
+    a transaction of its own, or in a savepoint of the caller's (``tournaments.slipgate`` stores the
+    slips waiting in a process together, one commit for them all)."""
     try:
         return _record(player, round_id, text, request_id, now, fields)
     except IntegrityError:

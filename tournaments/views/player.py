@@ -21,8 +21,9 @@ from engine.messages import Message
 from server import arrival, push, ratelimit
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import codes, phone, room, services
+from tournaments import codes, phone, receipt, room, services
 from tournaments.models import Grading
+from tournaments.services.slip_batch import submission_record_batched
 
 SESSION_KEY = "player_token"
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
@@ -234,16 +235,25 @@ def player_submit(request, token: str):
     player = room.player_by_token_recent(token)
     if player is None:
         return _unknown(request, token)
+    return slip_answer(request, player)
+
+
+def slip_answer(request, player):
+    """The slip of ``player`` (found by the token of the URL) stored with the other slips waiting in
+    this process, one commit for them all (``services.slip_batch``).  The phone's script (htmx) is
+    answered with the receipt alone (``tournaments.receipt``: no board, no screen; the slip stored
+    in its ``data-slip-*``), a form sent without it with the page.  ``tournaments.slipgate`` calls
+    it before Django's middlewares."""
     fisf = player.tournament.grading == Grading.FISF
     text = _slip_text(request.POST, fisf)
-    error, round_id = None, None
+    error, round_id, stored = None, None, None
     request_id = _request_id(request.POST, text)
     now = arrival.received_at(request)
     try:
         round_id = room.round_of_tournament(player.tournament_id, request.POST.get("round", ""))
         if round_id is None:
             raise ServiceError("slip_round_not_running")
-        stored = services.submission_record(
+        stored = submission_record_batched(
             player=player,
             round_id=round_id,
             text=text,
@@ -252,15 +262,11 @@ def player_submit(request, token: str):
         )
     except ServiceError as refusal:
         if refusal.message.code == "slip_player_removed":  # removed while the phone showed the round
-            return _removed(request, token, refusal.message.code)
+            return _removed(request, player.token, refusal.message.code)
         error = refusal.text()
-        stored = None
         if round_id is not None:  # kept with the round's receipt: it stays beside the results
             phone.refusal_keep(round_id, player.pk, refusal.message, now, request_id)
-    context = _context(player, stored, error=error, typed=request.POST, sent=error is None)
     if not request.htmx:
-        return _page(request, context)
-    html = render_to_string("tournaments/partials/_player_receipt.html", context, request)
-    if error is None:
-        html += render_to_string("tournaments/partials/_player_board.html", {**context, "oob": True}, request)
-    return HttpResponse(html)
+        return _page(request, _context(player, stored, error=error, typed=request.POST, sent=error is None))
+    screen = receipt.receipt_screen(player, stored)
+    return HttpResponse(receipt.receipt_html(screen, error=error, sent=error is None))

@@ -182,11 +182,12 @@ class Command(BaseCommand):
         self.stdout.flush()
         if no_serve:
             return False
-        from django.core.wsgi import get_wsgi_application
+        from django.core.servers.basehttp import get_internal_wsgi_application
 
         from server import arrival
 
-        application = get_wsgi_application()
+        # settings.WSGI_APPLICATION: the site's (arbiter.wsgi), the phones' slips on their lean path.
+        application = get_internal_wsgi_application()
         # Results waiting for a federation's server are sent when the connection comes back.
         start_chores(chores_seconds)
         # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).

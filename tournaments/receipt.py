@@ -1,0 +1,79 @@
+"""The phone's receipt (``tournaments/partials/_player_receipt.html``) written without the template
+engine, for the answer to a slip (``views.player.slip_answer``): the same markup, classes, ARIA
+attributes and key (``tests/tournaments/test_slipgate.py`` compares them), at a fraction of the cost,
+and the screen it needs without the board nor the results."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.translation import gettext, ngettext
+
+from tournaments import phone, room
+
+
+def receipt_screen(player, stored=None) -> phone.Screen:
+    """What the receipt shows of ``phone.player_screen``, and nothing else (no board, no results):
+    the room's round as remembered, the player's slip (``stored``, else read), the refusal kept."""
+    rnd = room.current_round_recent(player.tournament_id)
+    phase = phone._phase(rnd)
+    if stored is not None and rnd is not None and stored.round_id == rnd.pk:
+        sub = stored
+    elif phase in (phone.Phase.CLOSED, phone.Phase.ENDED):
+        sub = room.round_slips_kept(rnd).get(player.pk)
+    else:
+        sub = phone.player_submission(player, rnd)
+    refusal = phone.kept_refusal(rnd, player.pk, sub) if rnd is not None else ""
+    return phone.Screen(
+        player=player, round=rnd, phase=phase, signature="", rack=[], remaining=None,
+        submission=sub, board=[], refusal=refusal,
+    )  # fmt: skip
+
+
+def receipt_html(screen: phone.Screen, *, error: str | None = None, sent: bool = False) -> str:
+    """``tournaments/partials/_player_receipt.html`` as Django renders it (its markup, classes, ARIA
+    attributes and keys: ``tests/tournaments/test_slipgate.py`` compares them), written here at a
+    fraction of the cost (HTML-escaped as the template is).  The slip the server holds is in its
+    ``data-slip-ref`` and ``data-slip-word`` (jokers in lower case): the phone draws it on its board
+    from them, as the answer to a slip carries no board."""
+    attrs = f' aria-label="{escape(gettext("Accusé de réception"))}"'
+    if sent:
+        attrs += " data-fresh"
+    if not error or error == screen.refusal:
+        attrs += f' data-key="{screen.receipt_key}"'
+    sub = screen.submission
+    if sub:
+        attrs += f' data-slip-ref="{escape(sub.ref)}" data-slip-word="{escape(sub.word)}"'
+    parts = [f'<div id="player-receipt" class="receipt" role="status" aria-live="polite"{attrs}>\n  ']
+    if error:
+        parts.append(f'<p class="error" role="alert">{escape(error)}</p>')
+    elif screen.refusal:
+        parts.append(f'<p class="error">{escape(screen.refusal)}</p>')
+    parts.append("\n  ")
+    if sub:
+        parts.append(_sent_line(screen, sub))
+    parts.append("\n</div>\n")
+    return "".join(parts)
+
+
+def _sent_line(screen: phone.Screen, sub) -> str:
+    running = screen.phase == phone.Phase.RUNNING
+    time = escape(timezone.localtime(sub.received_at).strftime("%H:%M:%S"))
+    letters = "".join(
+        f'<span class="joker">{escape(letter)}</span>' if joker else escape(letter)
+        for letter, joker in screen.slip_letters
+    )
+    claimed = f" {sub.claimed}" if sub.claimed is not None else ""
+    past = gettext("reçu à %(time)s") % {"time": time}
+    when = gettext("reçu à %(time)s, modifiable jusqu'à la fin") % {"time": time} if running else past
+    when = f'<span class="when">{when}</span>'
+    jokers = screen.slip_jokers
+    if jokers:
+        joined = escape(", ").join(escape(letter) for letter in jokers)
+        said = ngettext("joker : %(letters)s", "jokers : %(letters)s", len(jokers)) % {"letters": joined}
+        when += f' · <span class="jokers" aria-hidden="true">{said}</span>'
+    return (
+        f'\n  <p class="sent{"" if running else " past"}" data-past="{past}">'
+        f'<span class="sr">{escape(screen.slip_understood)}'
+        f'</span><b aria-hidden="true">{escape(sub.ref or "-")} {letters}{claimed}</b> — {when}</p>\n  '
+    )

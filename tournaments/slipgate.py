@@ -1,0 +1,176 @@
+"""The phones' slips on a lean path beside Django's pages (issue 24): ``POST /j/<token>/bulletin/``
+sent by the phone's script (htmx) is answered here, before Django's middlewares and views.
+
+- The arrival is the stamp taken before any queue (``server.arrival``: waitress's, or the trusted
+  proxy's ``X-Request-Start``), as in Django's view.
+- The player and the round come from the process's memory (``tournaments.room``); the slip is read
+  and graded by the request's thread, then stored with every other slip waiting in the process, one
+  commit for them all (``services.slip_batch``); a slip stamped by the cutoff is stored even if the
+  round closed meanwhile.
+- The answer is the receipt alone (``_player_receipt.html``'s markup, written by ``receipt_html``),
+  never the board nor the screen; when a slip was stored the receipt carries it
+  (``data-slip-ref``, ``data-slip-word``: jokers in lower case) for the phone to draw it on its board.
+  Its refusals are Django's view's: kept with the round's receipt (``phone.refusal_keep``), a removed
+  player's 410, a database that failed answered 503 with ``Retry-After`` (the phone sends the same
+  request again, stored once).  Every answer is marked ``X-Arbiter: 1`` and said in the language
+  Django's pages choose (``LocaleMiddleware``'s: the language cookie, else the browser's).
+
+A link that names no player is answered by Django's view's own function (``unknown_token``: the
+removed player's 410, the guess counted by ``server.ratelimit``, 404 or 429).  Anything else goes to
+Django untouched: another URL or method, a form sent without the script (no ``HX-Request``: Django's
+view answers with the page), a host Django refuses, plain HTTP where HTTPS is required.  Django's
+view answers the script's slip with the same ``views.player.slip_answer`` (a test client, a server
+started without ``arbiter.wsgi``).
+
+CSRF: Django's CSRF check protects what a browser's cookies give a forged request; a slip's only
+credential is the player's secret in its URL (192 random bits, never in a cookie), which a forging
+site would need to know, and knowing it, could send the slip itself.  The check would add nothing
+but a cookie a phone may have lost.  As a belt, a request whose ``Origin`` (else ``Referer``) names
+another host than the one asked (nor one of ``CSRF_TRUSTED_ORIGINS``) is refused as Django's check
+refuses it (``server.answers.csrf_failure``, 403): a browser always sends ``Origin`` with a script's
+POST.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from csp.middleware import CSPMiddleware
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.core.handlers.exception import response_for_exception
+from django.core.handlers.wsgi import WSGIRequest, get_script_name
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
+from django.urls import set_script_prefix
+from django.utils import translation
+from django_htmx.middleware import HtmxDetails
+
+from server import arrival
+from server.answers import MARK_HEADER, csrf_failure, error_answer
+from tournaments import room
+from tournaments.middleware import RETRY_AFTER_SECONDS
+from tournaments.views.player import slip_answer, unknown_token
+
+#: The Content-Security-Policy header as Django's chain writes it (django-csp's middleware).
+_CSP = CSPMiddleware(lambda request: None)
+
+logger = logging.getLogger(__name__)
+
+#: The phone's slip: ``player_urls``' ``player_submit``, the path the waitress stamp watches too.
+SLIP_PATH = arrival.SLIP_PATH
+
+
+# -- the gate in front of Django ------------------------------------------------------------------
+
+
+def _security_headers() -> list[tuple[str, str]]:
+    """What Django's middlewares add to every answer (from the same settings): the application's
+    mark, and the security headers an answer of a few lines needs (the page's own CSP governs what
+    the phone does with it)."""
+    headers = [(MARK_HEADER, "1"), ("Vary", "Accept-Language, Cookie")]
+    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
+        headers.append(("X-Content-Type-Options", "nosniff"))
+    if settings.SECURE_REFERRER_POLICY:
+        headers.append(("Referrer-Policy", settings.SECURE_REFERRER_POLICY))
+    headers.append(("X-Frame-Options", settings.X_FRAME_OPTIONS))
+    return headers
+
+
+class SlipGate:
+    """The WSGI application of the site: the phones' slips sent by their script on the lean path,
+    everything else to ``application`` (Django's), untouched."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        token = self._slip_token(environ)
+        if token is None:
+            return self.application(environ, start_response)
+        set_script_prefix(get_script_name(environ))
+        signals.request_started.send(sender=self.__class__, environ=environ)
+        try:
+            response = self._answer(WSGIRequest(environ), token)
+        finally:
+            signals.request_finished.send(sender=self.__class__)
+        if response is None:
+            return self.application(environ, start_response)
+        return self._send(response, start_response)
+
+    @staticmethod
+    def _slip_token(environ) -> str | None:
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("HTTP_HX_REQUEST") != "true":
+            return None
+        found = SLIP_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        return found.group(0)[3:-10] if found else None
+
+    def _answer(self, request, token: str) -> HttpResponse | None:
+        """The answer, or None to let Django answer (nothing of the request read yet): a host it refuses,
+        plain HTTP where HTTPS is required."""
+        try:
+            secure_needed = settings.SECURE_SSL_REDIRECT and not request.is_secure()
+            request.get_host()  # Django's 400 for a host it refuses
+        except DisallowedHost:
+            return None
+        if secure_needed:
+            return None
+        language = translation.get_language_from_request(request)
+        with translation.override(language):
+            request.LANGUAGE_CODE = translation.get_language()
+            request.htmx = HtmxDetails(request)
+            _CSP.process_request(request)
+            try:
+                player = room.player_by_token_recent(token)
+                if player is None:  # as Django's view: a removed player's 410, a guess counted, 404
+                    response = unknown_token(request, token)
+                elif not _same_site(request):
+                    response = csrf_failure(request)
+                elif not _readable(request):
+                    response = error_answer(request, "phone_refused", 400)
+                else:
+                    response = slip_answer(request, player)
+            except (OperationalError, InterfaceError) as failure:  # as PlayerDatabaseErrorMiddleware
+                logger.warning("Database error on %s, answered 503: %s", request.path, failure)
+                response = error_answer(request, "player_database_busy_slip", 503)
+                response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            except Exception as failure:  # as Django's handler: logged, its 400/403/404/500 page
+                response = response_for_exception(request, failure)
+            response["Content-Language"] = request.LANGUAGE_CODE
+            return _CSP.process_response(request, response)
+
+    @staticmethod
+    def _send(response: HttpResponse, start_response):
+        headers = [item for item in response.items() if item[0].lower() != "content-length"]
+        headers += _security_headers()
+        status = f"{response.status_code} {response.reason_phrase}"
+        body = response.content
+        start_response(status, [*headers, ("Content-Length", str(len(body)))])
+        return [body]
+
+
+def _readable(request) -> bool:
+    """Whether the body reads as a form (else Django's 400: too big, too many fields, broken)."""
+    try:
+        request.POST  # noqa: B018
+    except (SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+        return False
+    return True
+
+
+def _same_site(request) -> bool:
+    """Whether the script's page is this site's: its ``Origin`` (else ``Referer``), when sent, names
+    the host asked or one of ``CSRF_TRUSTED_ORIGINS``."""
+    sent = request.META.get("HTTP_ORIGIN") or request.META.get("HTTP_REFERER")
+    if not sent:
+        return True
+    try:
+        netloc = urlsplit(sent).netloc.lower()
+    except ValueError:
+        return False
+    if netloc and netloc == request.get_host().lower():
+        return True
+    return any(urlsplit(origin).netloc.lower() == netloc for origin in settings.CSRF_TRUSTED_ORIGINS)
