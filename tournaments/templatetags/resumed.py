@@ -20,5 +20,5 @@ def resumed_banner(context) -> dict:
     if request is None or resumed_recently(settings.VAR_DIR) is None:
         return {"shown": False}
     base, _loopback = public_base(request)
-    url = base + "/"
+    url = base + "/moi/"  # a phone scanning it types its join code there (tournaments.codes)
     return {"shown": True, "url": url, "qr": qr_svg(url)}
