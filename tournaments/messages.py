@@ -115,8 +115,22 @@ register(
             "en": "No answer from the server: slip not received yet, trying again automatically…",
         },
         "phone_given_up": {
-            "fr": "Bulletin non reçu : le serveur ne répond pas. Prévenez l'arbitre.",
-            "en": "Slip not received: the server does not answer. Tell the arbiter.",
+            "fr": "Bulletin non reçu : le serveur ne répond pas. Il est gardé sur ce téléphone avec "
+            "l'heure de votre essai et sera montré à l'arbitre dès le retour du serveur.",
+            "en": "Slip not received: the server does not answer. It is kept on this phone with the time "
+            "you tried, and will be shown to the arbiter as soon as the server is back.",
+        },
+        "phone_server_lost": {
+            "fr": "Serveur injoignable depuis {time}. Gardez cette page ouverte : elle reprend dès son "
+            "retour. Si l'arbitre change d'ordinateur, scannez sa nouvelle adresse ou ouvrez-la et "
+            "tapez votre code {code}.",
+            "en": "Server unreachable since {time}. Keep this page open: it carries on as soon as the "
+            "server is back. If the arbiter changes computers, scan the new address, or open it and "
+            "type your code {code}.",
+        },
+        "phone_server_back": {
+            "fr": "Serveur retrouvé.",
+            "en": "Server back.",
         },
         "phone_refused": {
             "fr": "Bulletin non reçu : rechargez la page, puis renvoyez-le.",

@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.messages import Message
-from server import arrival, push, ratelimit
+from server import arrival, ratelimit
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import codes, phone, receipt, room, services
+from tournaments import broadcast, codes, phone, receipt, room, services
 from tournaments.models import Grading
 from tournaments.services.slip_batch import submission_record_batched
 
@@ -87,6 +87,8 @@ def _close_if_due(tournament_id: int, pushed: str = "") -> room.Signature:
 SCRIPT_TEXTS = {
     "no-answer": "phone_no_answer",
     "given-up": "phone_given_up",
+    "server-lost": "phone_server_lost",
+    "server-back": "phone_server_back",
     "refused": "phone_refused",
     "tile-used": "phone_tile_used",
     "new-rack": "phone_new_rack",
@@ -97,8 +99,12 @@ SCRIPT_TEXTS = {
 }
 
 
+#: What the script writes into its sentences itself (the time the server was lost, the join code).
+_SCRIPT_SLOTS = {"time": "{time}", "code": "{code}"}
+
+
 def _script_texts(lang: str) -> dict[str, str]:
-    return {name: Message(code).text(lang) for name, code in SCRIPT_TEXTS.items()}
+    return {name: Message(code, _SCRIPT_SLOTS).text(lang) for name, code in SCRIPT_TEXTS.items()}
 
 
 def _context(player, submission=None, **extra) -> dict:
@@ -116,7 +122,7 @@ def _context(player, submission=None, **extra) -> dict:
 def _page(request, context: dict) -> HttpResponse:
     """The whole page, with the sentences its script may have to show by itself."""
     texts = _script_texts(context["lang"])
-    listen = push.listen_path(room.push_room(context["player"].tournament_id))
+    listen = broadcast.listen_path(context["player"])
     return render(request, "tournaments/player_page.html", {**context, "script_texts": texts, "push": listen})
 
 
