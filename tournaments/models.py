@@ -296,3 +296,41 @@ class SubmissionChange(models.Model):
 
     class Meta:
         ordering = ["-changed_at", "-id"]
+
+
+class TriedSlip(models.Model):
+    """A slip a phone says it first tried to send at ``tried_at`` while the server did not answer, and
+    that reached the server after the round's cutoff (issue 25): never counted by itself, for the
+    server's clock decides lateness (§3.3.3) and a phone's is not trusted; shown to the arbiter, who
+    accepts it as a late paper slip (``services.tried``) or refuses it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("en attente")
+        ACCEPTED = "accepted", _("accepté")
+        REFUSED = "refused", _("refusé")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tried")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    #: The slip as the engine reads it (``phone.slip_text``), as long as a slip's history keeps one.
+    text = models.CharField(max_length=80)
+    #: When the phone says it first tried (its own clock), and when the server received it (its own).
+    tried_at = models.DateTimeField()
+    received_at = models.DateTimeField()
+    #: The phone's id of the last sending (``views.player._request_id``).
+    request_id = models.CharField(max_length=64, blank=True)
+    #: Every sending this claim stands for, in order (a newer one replaces a pending claim; a repeat
+    #: of any is not another): ``[{"request_id", "slip", "tried_at", "at"}]``, a few at most.
+    history = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["received_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"], condition=models.Q(status="pending"), name="one_pending_try"
+            ),
+        ]
