@@ -12,7 +12,7 @@ from engine.draw import Rejection, remaining_after
 from engine.notation import rack_text
 from engine.ranking import Row
 from server.language import interface_language
-from tournaments import standings
+from tournaments import standings, tried
 from tournaments.announce import round_announcement
 from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
 from tournaments.follow import follows_lead, lead_entry, record_move, waits_for_lead
@@ -35,11 +35,16 @@ from tournaments.selectors import (
 )
 
 
-def pulse_key(game: Game, rnd: Round | None, slips: int | None = None, now: datetime | None = None) -> str:
+def pulse_key(
+    game: Game, rnd: Round | None, slips: int | None = None, now: datetime | None = None, tried: str = ""
+) -> str:
     """What the arbiter's screen and the projector compare on their polls: the phones' ``round_key``,
     and what changes without ``Round.version`` moving: the game's state, the top's state, whether
-    it is overdue (given ``now``) and the slip count."""
+    it is overdue (given ``now``), the slip count and the slips tried while the server was
+    unreachable waiting for the arbiter (``tried.pending_key``, the game screen's only)."""
     key = f"{round_key(rnd)}.{game.status}.r{len(game.pending_rejections)}"
+    if tried:
+        key += f".t{tried}"
     if follows_lead(game):  # the lead's next rack has come (its top told here bumps the round)
         key += f".f{len(game.prepared['rounds'])}"
     if rnd is None:
@@ -112,6 +117,8 @@ class GameScreen(_RoundShown):
     waits_for_lead: bool = False
     #: A prepared game's round whose record's move is a top: the one placed (§5), the others told.
     record_move: dict | None = None
+    #: Slips tried while the server was unreachable, waiting for the arbiter's decision (issue 25).
+    tried: list[tried.Notice] = field(default_factory=list)
 
     @property
     def state(self) -> str:
@@ -133,7 +140,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
     return GameScreen(
         game=game,
         round=rnd,
-        key=pulse_key(game, rnd, received if running else None, now),
+        key=pulse_key(game, rnd, received if running else None, now, tried.pending_key(game.pk)),
         now=now,
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         slips_received=received,
@@ -154,6 +161,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         lead_drawn=lead_entry(game, (rnd.number + 1) if rnd else 1) is not None,
         waits_for_lead=waits_for_lead(game, rnd),
         record_move=record_move(game, rnd),
+        tried=tried.pending_notices(game.pk),
         **_next_draw(game, rnd),
     )
 
@@ -170,12 +178,22 @@ class SlipsPanel:
     changes: list
     #: The game's last graded round: when the next one closes, the panel moves on to it.
     latest: bool
+    #: The slips tried while the server was unreachable, received late: to accept or refuse.
+    tried: tried.TriedPanel | None = None
 
     @property
     def key(self) -> str:
         """What the panel shows, named: the round and its version, which every change of its slips
         moves (the game screen's picker carries each round's, and a stale panel is drawn again)."""
         return f"{self.round.pk}.{self.round.version}"
+
+    @property
+    def journal(self) -> list[tuple[str, object]]:
+        """The round's log, latest first: the corrections (``("change", SubmissionChange)``) and the
+        arbiter's decisions on tried slips (``("tried", tried.TriedRow)``)."""
+        entries = [(change.changed_at, "change", change) for change in self.changes]
+        entries += [(row.decided_at, "tried", row) for row in (self.tried.decided if self.tried else [])]
+        return [(kind, entry) for _at, kind, entry in sorted(entries, key=lambda e: e[0], reverse=True)]
 
 
 def slips_panel(game: Game, number: int | None = None) -> SlipsPanel | None:
@@ -185,7 +203,10 @@ def slips_panel(game: Game, number: int | None = None) -> SlipsPanel | None:
         return None
     shown = next((r for r in graded if r.number == number), graded[-1])
     rnd = Round.objects.select_related("game").get(pk=shown.pk)
-    return SlipsPanel(rnd, round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk)
+    return SlipsPanel(
+        rnd, round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk,
+        tried=tried.round_tried(rnd),
+    )  # fmt: skip
 
 
 def _reasoned(rejections) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@ from django.urls import path
 
 from server import converters  # noqa: F401 - registers <id:…>
 from tournaments.player_urls import urlpatterns as player_urls
-from tournaments.views import game, projector, registration, resume
+from tournaments.views import game, projector, registration, resume, tried
 
 app_name = "tournaments"
 urlpatterns = [
@@ -33,6 +33,8 @@ urlpatterns = [
     path("coups/<id:pk>/bulletins/", game.slip_enter, name="slip_enter"),
     path("coups/<id:pk>/bulletins/annuler-correction/", game.correction_undo, name="correction_undo"),
     path("coups/<id:pk>/historique/<id:table>/", game.slip_history, name="slip_history"),
+    path("coups/<id:pk>/essais/<id:claim>/accepter/", tried.tried_accept, name="tried_accept"),
+    path("coups/<id:pk>/essais/<id:claim>/refuser/", tried.tried_refuse, name="tried_refuse"),
     # The projector (login required: it is opened on the arbiter's laptop).
     path("projecteur/<id:pk>/", projector.projector, name="projector"),
     path("projecteur/<id:pk>/etat/", projector.projector_poll, name="projector_poll"),

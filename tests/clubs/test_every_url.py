@@ -41,7 +41,8 @@ KINDS = {
 ANY_CLUB: set[str] = set()
 #: Namespaces that are not the arbiter's: the phone (its token is its key), training (anyone's).
 NOT_ARBITERS = {"training", "admin"}
-#: The URLs a deputy may use: the game screen and its poll, slips entered and corrected.
+#: The URLs a deputy may use: the game screen and its poll, slips entered and corrected, slips tried
+#: while the server was unreachable accepted or refused.
 DEPUTY = {
     "tournaments:game_detail",
     "tournaments:game_poll",
@@ -49,6 +50,8 @@ DEPUTY = {
     "tournaments:slip_enter",
     "tournaments:correction_undo",
     "tournaments:slip_history",
+    "tournaments:tried_accept",
+    "tournaments:tried_refuse",
 }
 
 

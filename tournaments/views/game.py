@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from engine.messages import Message
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import screens, selectors, services
+from tournaments import screens, selectors, services, tried
 from tournaments.access import for_arbiter, for_deputy, may_arbitrate
 from tournaments.forms import DrawForm, PlaceTopForm, SlipForm
 from tournaments.models import Game, Round
@@ -123,7 +123,8 @@ def game_poll(request, pk: int):
     """Polled every second: 204 (nothing to redraw) unless the round or the slip count moved."""
     game, rnd = live(pk)
     running = rnd is not None and rnd.status == Round.Status.RUNNING
-    key = screens.pulse_key(game, rnd, selectors.slips_received(rnd) if running else None, timezone.now())
+    slips = selectors.slips_received(rnd) if running else None
+    key = screens.pulse_key(game, rnd, slips, timezone.now(), tried.pending_key(pk))
     if key == request.GET.get("v"):
         return HttpResponse(status=204)
     context = _screen_context(game, rnd)
