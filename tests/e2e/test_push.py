@@ -19,6 +19,7 @@ from playwright.sync_api import Page, Request, expect
 
 from server import push
 from tests.e2e.browser import orm
+from tests.e2e.test_accessibility import Audit
 from tests.fixtures import *  # noqa: F403 - the rooms' fixtures (players, game) and their autouse ones
 from tests.scale_front import collected_static, front_publishing
 from tournaments import broadcast, services
@@ -119,7 +120,9 @@ def _settled(page: Page, requests: StatusRequests) -> bool:
 def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push_drops(
     front, players, game, phone, artifacts
 ):
-    page = phone().new_page()
+    context = phone()
+    audit = Audit(context)
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     requests = StatusRequests(page)
@@ -150,6 +153,9 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(status.locator(".clock")).to_have_text(re.compile(r"^[0-3]:[0-5][0-9]$"))
     expect(page.locator("#player-slip fieldset")).to_be_enabled()
     expect(body).to_have_attribute("data-push-state", "live")
+    # The blind player hears the new rack drawn from the push, as from a fetched screen.
+    expect(page.locator("#player-announce")).to_contain_text("Nouveau tirage")
+    audit.check(page, "a round drawn from a push")
     page.screenshot(path=str(artifacts / "push-live.png"), full_page=True)
 
     # -- connected, and nothing changes: the phone asks nothing (its 2-second poll is held back) -----
@@ -179,6 +185,8 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(page.locator("#player-receipt .sent")).not_to_contain_text("modifiable")
     expect(page.locator("#player-board .c.mine").first).to_be_visible()
     assert _asked_by_push(requests.since(before_close)) == [], requests.since(before_close)
+    expect(page.locator("#player-announce")).to_contain_text("rang")  # the result, heard
+    audit.check(page, "the results drawn from a push")
     page.screenshot(path=str(artifacts / "push-results.png"), full_page=True)
 
     # -- the top placed, the next round drawn and started: the board shows the top's tiles (the
@@ -229,3 +237,4 @@ def test_a_phone_behind_nginx_hears_changes_pushed_and_catches_up_after_its_push
     expect(status.locator(".results .standing")).to_contain_text("rang", timeout=CAUGHT_UP_WITHIN_MS)
     page.screenshot(path=str(artifacts / "push-caught-up.png"), full_page=True)
     assert not errors, errors
+    assert not audit.found, audit.report()
