@@ -5,7 +5,15 @@ its arbiter, a tournament of two players, ROUNDS rounds placed from the prepared
 round running with a slip in it); ``python -m tests.server.evening count``: what the database holds;
 ``python -m tests.server.evening go_on``: the running round closed, placed, and the next one drawn
 and searched (the word list must be there to find its top); ``python -m tests.server.evening join``:
-where each player's join code, typed on ``/moi/``, leads."""
+where each player's join code, typed on ``/moi/``, leads.
+
+The hall whose laptop dies (``tests/e2e/test_laptop_dies.py``): ``hall RECORD`` (on a served laptop or
+a fresh ``var/``) a tournament of three players on the shipped list replaying RECORD, its round 1 drawn
+and started on a long clock; ``slips``: the running round's slips; ``time_up``: the running round's
+clock run out (its deadline moved past the grace window; the next poll closes it); ``papers``: the
+evening's results and sheets as printed (ranking, game sheet, score cards); ``uninterrupted RECORD
+SLIPS``: the same evening never interrupted (SLIPS as JSON, name -> slip as typed), round 1 closed
+and placed, round 2 drawn, and its papers."""
 
 from __future__ import annotations
 
@@ -80,9 +88,110 @@ def join() -> dict:
     return {name: Client().post("/moi/", {"code": code})["Location"] for name, code in typed.items()}
 
 
+#: The hall's players, by table; the arbiter's password on every laptop of the evening.
+HALL = ("Alice", "Bruno", "Chloé")
+HALL_PASSWORD = "x-secret-123"
+#: The longest round the form offers: the laptop dies and the second one starts within it.
+HALL_ROUND_SECONDS = 180
+
+
+def hall(record: str) -> dict:
+    import datetime
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    from lexicons.loaded import lexicon_default_row
+    from tournaments import services
+    from tournaments.models import Round
+
+    call_command("migrate", verbosity=0)
+    arbiter = User.objects.filter(username="arbitre").first()
+    if arbiter is None:
+        arbiter = User.objects.create_superuser("arbitre", password=HALL_PASSWORD)
+    arbiter.set_password(HALL_PASSWORD)  # a served laptop made it with a password of its own
+    arbiter.save()
+    tournament = services.tournament_create(
+        created_by=arbiter, lexicon=lexicon_default_row(), name="Soirée du club",
+        date=datetime.date(2026, 11, 26), round_seconds=HALL_ROUND_SECONDS,
+    )  # fmt: skip
+    players = [services.player_register(tournament=tournament, name=name) for name in HALL]
+    game = services.game_start(tournament=tournament, prepared=Path(record).read_bytes())
+    rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+    if rnd.top_state != Round.TopState.READY:
+        services.round_compute_top(round_id=rnd.pk)
+    rnd = services.round_start(round_id=rnd.pk)
+    return {
+        "game": game.pk,
+        "rack": rnd.rack,
+        "players": {p.name: {"token": p.token, "code": p.join_code_shown, "table": p.table_number}
+                    for p in players},
+    }  # fmt: skip
+
+
+def slips() -> dict:
+    from tournaments.models import Round, Submission
+
+    rnd = Round.objects.order_by("-pk").first()
+    held = Submission.objects.filter(round=rnd).select_related("player")
+    return {"round": [rnd.number, rnd.status], "slips": {s.player.name: s.slip_text() for s in held}}
+
+
+def time_up() -> dict:
+    import datetime
+
+    from django.utils import timezone
+
+    from tournaments.models import Round
+
+    rnd = Round.objects.select_related("game__tournament").get(status=Round.Status.RUNNING)
+    past = timezone.now() - datetime.timedelta(seconds=rnd.game.tournament.grace_seconds + 1)
+    Round.objects.filter(pk=rnd.pk).update(deadline=past)
+    return {"round": rnd.number}
+
+
+def _plain(value):
+    """A sheet's dataclasses as JSON, the moment it was printed left out."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if k != "generated_at"}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value if value is None or isinstance(value, bool | int | float | str) else str(value)
+
+
+def papers() -> dict:
+    import dataclasses
+
+    from results.sheets import evening_papers
+    from tournaments.models import Round, Tournament
+
+    ranking, games = evening_papers(Tournament.objects.get())
+    return {
+        "rounds": [list(r) for r in Round.objects.order_by("pk").values_list("number", "status", "rack")],
+        "ranking": _plain(dataclasses.asdict(ranking)),
+        "games": _plain([dataclasses.asdict(game) for game in games]),
+    }
+
+
+def uninterrupted(record: str, typed: str) -> dict:
+    from tournaments import services
+    from tournaments.models import Player, Round
+
+    hall(record)
+    rnd = Round.objects.get(status=Round.Status.RUNNING)
+    for name, text in json.loads(typed).items():
+        services.submission_record(player=Player.objects.get(name=name), round_id=rnd.pk, text=text)
+    services.round_close(round_id=rnd.pk)
+    services.round_place_top(round_id=rnd.pk)
+    services.round_draw(game_id=rnd.game_id, expected_number=2)
+    return papers()
+
+
 if __name__ == "__main__":
     import django
 
     django.setup()
     action, *arguments = sys.argv[1:]
-    print(json.dumps({"play": play, "count": count, "go_on": go_on, "join": join}[action](*arguments)))
+    actions = {"play": play, "count": count, "go_on": go_on, "join": join, "hall": hall, "slips": slips,
+               "time_up": time_up, "papers": papers, "uninterrupted": uninterrupted}  # fmt: skip
+    print(json.dumps(actions[action](*arguments)))
