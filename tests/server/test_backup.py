@@ -1,8 +1,8 @@
 """Issue 25 (1): the evening saved as it goes.  A real ``manage.py serve`` in its own ``var/`` copies
 its database to the arbiter's folder within 5 s of a write made by another process; when the folder
-goes away (the key pulled out) the arbiter's screen says so and the room goes on; when it comes back
-the next copy succeeds.  The copies are written beside then renamed: a partial ``.tmp-`` is never a
-copy, and only the last few are kept."""
+goes away (the key pulled out), fills up or turns read-only, the arbiter's screen says so and the room
+goes on; when it comes back the next copy succeeds.  The copies are written beside then renamed: a
+partial ``.tmp-`` is never a copy, and only the last few are kept."""
 
 from __future__ import annotations
 
@@ -234,6 +234,50 @@ def test_a_full_key_is_said_the_room_goes_on_and_the_copy_resumes_when_there_is_
         grown = subprocess.run(["mount", "-o", "remount,size=32m", str(small_key)], capture_output=True)
         assert grown.returncode == 0, grown.stderr
         assert wait_for(lambda: _copy_with(small_key, "Pendant la panne"), 15)
+        assert wait_for(lambda: "Copie de la soirée impossible" not in arbiter.get("/"), 10)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture
+def mounted_key(tmp_path):
+    """A key of its own (a tmpfs: mounting needs root, as in the CI's container), so that it can be
+    made read-only: root writes through a folder's modes, not through a read-only mount."""
+    key = tmp_path / "mounted-key"
+    key.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(key)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("a tmpfs cannot be mounted here (not root)")
+    yield key
+    subprocess.run(["umount", "-l", str(key)], capture_output=True)
+
+
+def test_a_read_only_key_is_said_the_room_goes_on_and_the_copy_resumes_when_writable(tmp_path, mounted_key):
+    var = tmp_path / "var"
+    env = _laptop_env(var)
+    port, log_path = free_port(), tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--backup-dir", str(mounted_key)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        assert wait_for(lambda: listening(port), 120), log_path.read_text()
+        password = re.search(r"mot de passe « ([^»]+) »", log_path.read_text()).group(1)
+        assert wait_for(lambda: backup.copies(mounted_key), 20), "no first copy"
+        locked = subprocess.run(["mount", "-o", "remount,ro", str(mounted_key)], capture_output=True)
+        assert locked.returncode == 0, locked.stderr
+        _write(env, "Clé en lecture seule")
+        arbiter = Arbiter(port, password)
+        assert wait_for(lambda: "Copie de la soirée impossible" in arbiter.get("/"), 15)
+        assert "Read-only file system" in arbiter.get("/")  # the system's words for EROFS
+        _write(env, "Pendant la panne")  # the room goes on
+        unlocked = subprocess.run(["mount", "-o", "remount,rw", str(mounted_key)], capture_output=True)
+        assert unlocked.returncode == 0, unlocked.stderr
+        assert wait_for(lambda: _copy_with(mounted_key, "Pendant la panne"), 15)
         assert wait_for(lambda: "Copie de la soirée impossible" not in arbiter.get("/"), 10)
     finally:
         server.terminate()
