@@ -116,17 +116,19 @@ register(
         },
         "phone_given_up": {
             "fr": "Bulletin non reçu : le serveur ne répond pas. Il est gardé sur ce téléphone avec "
-            "l'heure de votre essai et sera montré à l'arbitre dès le retour du serveur.",
+            "l'heure de votre essai et sera montré à l'arbitre dès que ce serveur répondra.",
             "en": "Slip not received: the server does not answer. It is kept on this phone with the time "
-            "you tried, and will be shown to the arbiter as soon as the server is back.",
+            "you tried, and will be shown to the arbiter as soon as this server answers.",
+        },
+        "phone_kept_slip": {
+            "fr": "Bulletin gardé ici : {slip} ({time}). Ailleurs, il ne suit pas : remettez-le sur papier.",
+            "en": "Slip kept here: {slip} ({time}). It does not follow elsewhere: hand it in on paper.",
         },
         "phone_server_lost": {
-            "fr": "Serveur injoignable depuis {time}. Gardez cette page ouverte : elle reprend dès son "
-            "retour. Si l'arbitre change d'ordinateur, scannez sa nouvelle adresse ou ouvrez-la et "
-            "tapez votre code {code}.",
-            "en": "Server unreachable since {time}. Keep this page open: it carries on as soon as the "
-            "server is back. If the arbiter changes computers, scan the new address, or open it and "
-            "type your code {code}.",
+            "fr": "Serveur injoignable depuis {time}. Gardez cette page ouverte. Nouvel ordinateur de "
+            "l'arbitre ? Scannez sa nouvelle adresse ou tapez votre code {code}.",
+            "en": "Server unreachable since {time}. Keep this page open. The arbiter on a new computer? "
+            "Scan its new address or type your code {code}.",
         },
         "phone_server_back": {
             "fr": "Serveur retrouvé.",

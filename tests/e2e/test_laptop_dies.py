@@ -20,9 +20,10 @@ third ``var/``).
     Bruno  H4 FAVoRI 28    30 (warning)            30   rank 1
     Chloé  H4 VIDeR 24     24 (sent again on B)    24   rank 3
 
-Found: a slip a phone kept while the server was gone (``player.js``: localStorage) is kept for the
-address it was typed at; a resume at another address (another origin) never receives it: the player
-sends it again while the round runs, or the arbiter types it as a paper slip."""
+A slip a phone kept while the server was gone (``player.js``: localStorage) is kept for the address
+it was typed at; a resume at another address (another origin) never receives it, so the phone's
+banner shows it, with the time it was tried, and says to hand it in on paper: the player sends it
+again while the round runs, or the arbiter types it as a paper slip."""
 
 from __future__ import annotations
 
@@ -218,6 +219,9 @@ def test_the_laptop_dies_mid_round_and_the_evening_goes_on_on_another_one(browse
         chloe.wait_for_function(f"() => localStorage.getItem({json.dumps(kept_key)}) !== null")
         kept = json.loads(chloe.evaluate(f"() => localStorage.getItem({json.dumps(kept_key)})"))
         assert (kept["slip"], kept["claimed"]) == ("H4 VIDE?R", "24"), kept  # as typed
+        # It stays with this address: the banner says so, and which slip, to hand it in on paper.
+        expect(chloe.locator("#server-lost .kept-slip")).to_contain_text("H4 VIDE?R 24")
+        expect(chloe.locator("#server-lost .kept-slip")).to_contain_text("papier")
         chloe.screenshot(path=str(artifacts / "laptop-dies-server-lost.png"))
 
         # -- laptop B: an empty var/, another port, the evening resumed from A's copies ----------------

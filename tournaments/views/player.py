@@ -89,6 +89,7 @@ SCRIPT_TEXTS = {
     "given-up": "phone_given_up",
     "server-lost": "phone_server_lost",
     "server-back": "phone_server_back",
+    "kept-slip": "phone_kept_slip",
     "refused": "phone_refused",
     "tile-used": "phone_tile_used",
     "new-rack": "phone_new_rack",
@@ -99,8 +100,9 @@ SCRIPT_TEXTS = {
 }
 
 
-#: What the script writes into its sentences itself (the time the server was lost, the join code).
-_SCRIPT_SLOTS = {"time": "{time}", "code": "{code}"}
+#: What the script writes into its sentences itself (the time the server was lost, the join code, a
+#: slip kept on the phone).
+_SCRIPT_SLOTS = {"time": "{time}", "code": "{code}", "slip": "{slip}"}
 
 
 def _script_texts(lang: str) -> dict[str, str]:

@@ -485,10 +485,22 @@
     var code = document.querySelector(".join-code strong");
     box.className = "server-lost";
     box.setAttribute("role", "alert");
-    box.textContent = text("serverLost")
-      .replace("{time}", twoDigits(at.getHours()) + ":" + twoDigits(at.getMinutes()) + ":" + twoDigits(at.getSeconds()))
-      .replace("{code}", code ? code.textContent : "");
+    box.textContent = text("serverLost").replace("{time}", clockText(at)).replace("{code}", code ? code.textContent : "");
+    // A slip kept here stays with this address: said, so that it is handed in on paper elsewhere.
+    var slip = readKept();
+    if (slip && text("keptSlip")) {
+      var line = document.createElement("span");
+      line.className = "kept-slip";
+      line.textContent = " " + text("keptSlip")
+        .replace("{slip}", (slip.slip + " " + (slip.claimed || "")).trim())
+        .replace("{time}", clockText(new Date(slip.tried_at)));
+      box.appendChild(line);
+    }
     document.body.dataset.server = "lost";
+  }
+
+  function clockText(at) {
+    return twoDigits(at.getHours()) + ":" + twoDigits(at.getMinutes()) + ":" + twoDigits(at.getSeconds());
   }
 
   function showBack() {
@@ -539,6 +551,7 @@
       request_id: request,
       tried_at: Date.now()
     });
+    if (lost.shown) showLost();
   }
 
   document.addEventListener("htmx:afterRequest", function (event) {
