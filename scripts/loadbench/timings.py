@@ -137,9 +137,9 @@ def timed_application(environ, start_response):
     global _TIMED
     if _TIMED is None:
         sys.path.insert(0, str(ROOT))
-        from django.core.wsgi import get_wsgi_application
+        from arbiter.wsgi import application  # Django's behind the slips' lean path (tournaments.slipgate)
 
-        _TIMED = ProfiledApp(get_wsgi_application(), Path(os.environ["LOADBENCH_TIMINGS"]), cprofile=False)
+        _TIMED = ProfiledApp(application, Path(os.environ["LOADBENCH_TIMINGS"]), cprofile=False)
     return _TIMED(environ, start_response)
 
 

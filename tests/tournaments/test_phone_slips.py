@@ -72,7 +72,8 @@ def test_a_question_mark_after_a_letter_marks_it_played_with_the_joker(client, p
     assert sub.word == "AbC" and sub.slip_text() == "H8 AbC 12"
     # The receipt: the slip as understood, its joker visible (the record's lower case, marked).
     receipt = html[html.index('id="player-receipt"') :]
-    assert '<b aria-hidden="true">H8 A<span class="joker">b</span>C 12</b> — reçu à' in receipt
+    slip = '<b aria-hidden="true">H8 A<span class="joker">b</span>C 12</b>'
+    assert f'{slip} — <span class="when">reçu à' in receipt
     assert "joker : B" in receipt
     # Read back for a screen reader first, as the server understood it.
     assert '<span class="sr">H8 horizontal, ABC, joker sur le B, 12 points annoncés</span>' in receipt
