@@ -166,16 +166,21 @@ def messages(tournament_id: int, key: str, at: float = 0.0):
 # -- the room's changes, pushed as they are committed ---------------------------------------------
 
 _game_rooms: memo.Kept[int] = memo.Kept(20_000)
-#: The key this process pushed last, per room: a transaction saving a round three times pushes once.
-_pushed: memo.Kept[str] = memo.Kept(5000)
+#: The key this process pushed last, per room, and when: a transaction saving a round three times
+#: pushes once.  Only for a few seconds: a database emptied and filled again (tests) gives the same
+#: room number and key to another evening.
+_pushed: memo.Kept[tuple[str, float]] = memo.Kept(5000)
+PUSHED_ONCE_SECONDS = 5.0
 
 
 def _announce(tournament_id: int) -> None:
     key = round_key(room.current_round(tournament_id))
-    if _pushed.get(tournament_id) != key:
-        _pushed.put(tournament_id, key)
-        at = time.time()
-        push.publish_built(lambda: messages(tournament_id, key, at))
+    last = _pushed.get(tournament_id)
+    if last is not None and last[0] == key and time.monotonic() - last[1] < PUSHED_ONCE_SECONDS:
+        return
+    _pushed.put(tournament_id, (key, time.monotonic()))
+    at = time.time()
+    push.publish_built(lambda: messages(tournament_id, key, at))
 
 
 def _changed(sender, instance, **_kwargs) -> None:
