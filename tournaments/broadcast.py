@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 #: Where the common part leaves room for the own part (``with_own``).
 OWN_SLOT = '<div class="own"></div>'
 #: The common part under its (state key, language): a few rooms' current states.
-_common: memo.Kept[str] = memo.Kept(256)
+_common: memo.Kept[str] = memo.Kept(256)  # under the state key, language, rack and top
 
 
 def languages() -> list[str]:
@@ -51,7 +51,11 @@ def common_html(screen: Screen, lang: str) -> str:
     """The status's common part (``_player_common.html``) of ``screen``'s state, in ``lang``, drawn
     once per state key.  Its clock says what it said when drawn; the phone's script counts down from
     the seconds the answer carries; while the clock runs it is drawn afresh."""
-    key = (screen.signature, lang)
+    rnd = screen.round
+    # The state key names the round's state; its rack and top too, so that a database emptied and
+    # filled again (tests, a resumed copy) never shows another evening's.
+    top = (screen.top or {}).get("ref"), (screen.top or {}).get("word"), tuple(screen.top_words)
+    key = (screen.signature, lang, rnd.game_id if rnd else 0, tuple(rnd.tiles) if rnd else (), top)
     html = _common.get(key) if screen.remaining is None else None
     if html is None:
         with translation.override(lang):
