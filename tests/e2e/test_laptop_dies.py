@@ -91,12 +91,12 @@ def _evening(var: Path, key: Path, action: str, *arguments: str) -> dict:
 class Laptop:
     """``manage.py serve`` in a process group of its own (killed whole, as by a dead battery)."""
 
-    def __init__(self, folder: Path, *options: str):
-        self.var, self.key, self.port = folder / "var", folder / "key", free_port()
+    def __init__(self, folder: Path, *options: str, port: int | None = None):
+        self.var, self.key, self.port = folder / "var", folder / "key", port or free_port()
         self.log = folder / "serve.log"
         folder.mkdir(parents=True, exist_ok=True)
         command = [sys.executable, "manage.py", "serve", "--port", str(self.port), *options]
-        with self.log.open("w") as log:
+        with self.log.open("a") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=_env(self.var, self.key), stdout=log,
                                             stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
         assert wait_for(lambda: listening(self.port) or self.process.poll() is not None, 120), self.said()
@@ -298,3 +298,45 @@ def test_the_laptop_dies_mid_round_and_the_evening_goes_on_on_another_one(browse
             uninterrupted.wait()
     assert not problems, problems
     print(f"laptop dies: {time.monotonic() - started:.1f} s")
+
+
+def test_the_laptop_restarts_the_phones_say_it_is_back_and_a_slip_tried_meanwhile_goes_to_the_arbiter(
+    browser, tmp_path, artifacts
+):
+    """The same laptop stops (a Windows update) and starts again at the same address: the phone said
+    it had lost the server, and now says it is back; the slip its player tried to send meanwhile,
+    kept on the phone with the moment of its first try, reaches the server once it answers: late by
+    the server's clock (the round's time ran out meanwhile), it is not counted but shown to the
+    arbiter to accept or refuse, and the phone says so (§3.3.3)."""
+    problems: list[str] = []
+    laptop = Laptop(tmp_path / "a")
+    try:
+        hall = _evening(laptop.var, laptop.key, "hall", str(RECORD))
+        seat = hall["players"][CHLOE]
+        page = _watched(_phone(browser).new_page(), problems)
+        page.goto(f"{laptop.address()}/j/{seat['token']}/")
+        _at_seat(page, CHLOE, seat["table"], 1)
+
+        laptop.kill()
+        expect(page.locator("#server-lost")).to_have_class("server-lost", timeout=12_000)
+        _type_slip(page, CHLOE)
+        expect(page.locator("#server-lost .kept-slip")).to_contain_text("H4 VIDE?R 24")
+        _evening(laptop.var, laptop.key, "time_up")  # the round's time runs out while the laptop is off
+
+        port = laptop.port
+        laptop = Laptop(tmp_path / "a", port=port)  # the same var/, the same address
+        back = page.locator("#server-back, .server-back")
+        expect(back).to_have_text("Serveur retrouvé.", timeout=20_000)
+        expect(page.locator("#server-lost.server-lost")).to_have_count(0)
+        tried = page.locator("#player-receipt .tried")
+        expect(tried).to_contain_text("pendant la coupure", timeout=20_000)
+        expect(tried).to_contain_text("arbitre")
+        page.screenshot(path=str(artifacts / "laptop-back-tried-slip.png"))
+        held = _evening(laptop.var, laptop.key, "claims")
+        assert held["claims"] == [[CHLOE, STORED[CHLOE], "pending"]], held
+        assert CHLOE not in held["slips"], held  # never counted by itself
+        kept_key = json.dumps(f"arbiter-tried:/j/{seat['token']}/")
+        assert page.evaluate(f"() => localStorage.getItem({kept_key})") is None  # delivered: no longer kept
+        assert not problems, problems
+    finally:
+        laptop.stop()

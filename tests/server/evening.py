@@ -187,11 +187,24 @@ def uninterrupted(record: str, typed: str) -> dict:
     return papers()
 
 
+def claims() -> dict:
+    """The slips phones tried to send while the server did not answer (issue 25): the arbiter's to
+    decide."""
+    from tournaments.models import Submission, TriedSlip
+
+    tried = TriedSlip.objects.select_related("player").order_by("pk")
+    return {
+        "claims": [[t.player.name, t.text, t.status] for t in tried],
+        "slips": sorted(s.player.name for s in Submission.objects.select_related("player")),
+    }
+
+
 if __name__ == "__main__":
     import django
 
     django.setup()
     action, *arguments = sys.argv[1:]
     actions = {"play": play, "count": count, "go_on": go_on, "join": join, "hall": hall, "slips": slips,
-               "time_up": time_up, "papers": papers, "uninterrupted": uninterrupted}  # fmt: skip
+               "time_up": time_up, "papers": papers, "uninterrupted": uninterrupted,
+               "claims": claims}  # fmt: skip
     print(json.dumps(actions[action](*arguments)))
