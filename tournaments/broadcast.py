@@ -15,11 +15,14 @@ so neither the arbiter's request nor the phone's that closed the round waits for
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.template.loader import render_to_string
@@ -29,7 +32,7 @@ from django.utils.translation import gettext
 from engine import alphabet
 from engine.board import CELLS
 from server import memo, push
-from tournaments import room
+from tournaments import room, standings
 from tournaments.models import Game, Round
 from tournaments.own import own_html
 from tournaments.phone import Phase, Screen, ended_games, player_standing, room_screen
@@ -91,12 +94,14 @@ def board_text(board: list[int]) -> str:
     return "".join(out)
 
 
-def room_message(screen: Screen, lang: str, at: float = 0.0) -> str:
+def room_message(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") -> str:
     """The room's state as every phone of ``lang`` draws it (``player.js``); ``at``: when the change
-    was committed (seconds since the epoch: the load benchmark measures from it)."""
+    was committed (seconds since the epoch: the load benchmark measures from it); ``own_key``: the
+    digest of the results a closed round's phones show with it (``room_results``)."""
     rnd = screen.round
     message = {
         "k": screen.signature,
+        "o": own_key,
         "at": round(at, 3),
         "r": str(rnd.pk) if rnd else "",
         "ph": screen.phase,
@@ -111,16 +116,29 @@ def room_message(screen: Screen, lang: str, at: float = 0.0) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def own_messages(screen: Screen, at: float = 0.0):
-    """Each player's own result of the closed round ``screen`` shows, in every language, for the
-    player's own channel: the round's slips read once, the ranking computed once."""
+@dataclass
+class Results:
+    """A closed round's results as each phone of the room shows its own, before they are written, and
+    their digest: the same digest, the same results (a top placed changes none of them)."""
+
+    screens: list[Screen]
+    digest: str
+
+
+def room_results(screen: Screen) -> Results:
+    """Each player's own part of the closed round ``screen`` shows: the round's slips read once, the
+    ranking computed once."""
     rnd = screen.round
     tournament = rnd.game.tournament
     slips = room.round_slips_kept(rnd)
+    ranking = standings.tournament_ranking_shared(tournament)
     earlier: list[tuple[int, int]] = []
     if screen.phase == Phase.ENDED:
         earlier = [(number, pk) for number, pk in ended_games(tournament.pk) if pk != rnd.game_id]
+    digest = hashlib.blake2s(repr((rnd.pk, screen.phase, earlier, tournament.solo_value)).encode())
+    screens = []
     for player in room.room_players(tournament.pk).values():
+        sub = slips.get(player.pk)
         own = Screen(
             player=player,
             round=rnd,
@@ -128,15 +146,27 @@ def own_messages(screen: Screen, at: float = 0.0):
             signature=screen.signature,
             rack=[],
             remaining=None,
-            submission=slips.get(player.pk),
+            submission=sub,
             board=[],
-            standing=player_standing(player),
+            standing=player_standing(player, ranking),
             earlier_games=earlier,
         )
-        message = {"k": screen.signature, "at": round(at, 3)}
+        graded = (
+            None if sub is None else (sub.graded_at is not None, sub.sanction, sub.message, sub.message_en)
+        )
+        digest.update(repr((player.pk, player.token, graded, own.standing)).encode())
+        screens.append(own)
+    return Results(screens, digest.hexdigest()[:16])
+
+
+def own_messages(results: Results, at: float = 0.0):
+    """Each player's own result, in every language, for the player's own channel."""
+    for own in results.screens:
+        message = {"o": results.digest, "at": round(at, 3)}
+        solo_value = own.round.game.tournament.solo_value
         for lang in languages():
-            message[lang] = own_html(own, lang, tournament.solo_value)
-        yield own_room(player.pk), json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+            message[lang] = own_html(own, lang, solo_value)
+        yield own_room(own.player.pk), json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 def push_room(tournament_id: int, lang: str) -> str:
@@ -159,12 +189,31 @@ def listen_path(player) -> str:
 
 def messages(tournament_id: int, key: str, at: float = 0.0):
     """Everything to push for the room's state ``key`` (committed at ``at``): the common state in
-    each language, then, once a round is over, each player's result."""
+    each language, naming the results it goes with, then each player's result when they changed (a
+    close, a correction; not a top placed: the phones keep theirs)."""
     screen = room_screen(tournament_id, pushed=key)
+    results = room_results(screen) if screen.phase in (Phase.CLOSED, Phase.ENDED) else None
+    own_key = results.digest if results else ""
     for lang in languages():
-        yield push_room(tournament_id, lang), room_message(screen, lang, at)
-    if screen.phase in (Phase.CLOSED, Phase.ENDED):
-        yield from own_messages(screen, at)
+        yield push_room(tournament_id, lang), room_message(screen, lang, at, own_key)
+    if results is None or _results_sent(tournament_id) == results.digest:
+        return
+    yield from own_messages(results, at)
+    try:  # every process that pushes the room (web, Celery) knows what its phones hold
+        cache.set(f"room-results:{tournament_id}", results.digest, RESULTS_SENT_SECONDS)
+    except Exception:
+        log.warning("cache unreachable: the room's results will be sent again", exc_info=True)
+
+
+#: How long the shared cache remembers the results a room's phones were sent last: an evening.
+RESULTS_SENT_SECONDS = 12 * 3600
+
+
+def _results_sent(tournament_id: int) -> str | None:
+    try:
+        return cache.get(f"room-results:{tournament_id}")
+    except Exception:
+        return None
 
 
 # -- the room's changes, pushed as they are committed ---------------------------------------------

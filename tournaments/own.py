@@ -5,12 +5,23 @@ whole room's results are made at once and each phone is sent its own (``tourname
 
 from __future__ import annotations
 
+import functools
 from html import escape
 
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext
+
+#: The words every result says, looked up once per language (a close writes 1,500 results, in each).
+_WORDS = ("0 — aucun bulletin remis.", "solo : +%(value)s", "Scores", "Total", "négatif", "rang", "solos")
+
+
+@functools.cache
+def _words(lang: str) -> dict[str, str]:
+    with translation.override(lang):
+        words = {word: gettext(word) for word in _WORDS}
+        words["decimal"] = formats.get_format("DECIMAL_SEPARATOR", lang)
+    return words
 
 
 def own_html(screen, lang: str, solo_value: int = 0) -> str:
@@ -19,36 +30,42 @@ def own_html(screen, lang: str, solo_value: int = 0) -> str:
     standing = screen.standing
     if standing is None or screen.player is None:
         return ""
+    words = _words(lang)
+    html = _line(screen, lang, solo_value, words) + _standing(standing, words)
+    if screen.phase != "ended":
+        return html
     with translation.override(lang):
-        return _line(screen, lang, solo_value) + _standing(standing) + _links(screen)
+        return html + _links(screen)
 
 
-def _line(screen, lang: str, solo_value: int) -> str:
+def _line(screen, lang: str, solo_value: int, words: dict[str, str]) -> str:
     sub, standing = screen.submission, screen.standing
     if sub is not None and sub.graded_at:
         sanction = f"sanction-{escape(sub.sanction or 'none')}"
         said = sub.message_en if lang == "en" and sub.message_en else sub.message
     else:
-        sanction, said = "sanction-zero", gettext("0 — aucun bulletin remis.")
+        sanction, said = "sanction-zero", words["0 — aucun bulletin remis."]
     solo = ""
     if standing.solo_now:
-        solo = f' <span class="solo">{escape(gettext("solo : +%(value)s") % {"value": solo_value})}</span>'
+        solo = f' <span class="solo">{escape(words["solo : +%(value)s"] % {"value": solo_value})}</span>'
     return f'<p class="line {sanction}">{escape(said)}{solo}</p>'
 
 
-def _standing(st) -> str:
+def _standing(st, words: dict[str, str]) -> str:
     if st.on_scores:
-        first = f"{escape(gettext('Scores'))} <b>{st.paid}</b>"
+        first = f"{escape(words['Scores'])} <b>{st.paid}</b>"
     else:
-        first = f"{escape(gettext('Total'))} <b>{st.total}</b>"
+        first = f"{escape(words['Total'])} <b>{st.total}</b>"
+    # Two decimals, the language's separator, no grouping: as the template's floatformat:2 wrote it.
+    percent = f"{st.percent:.2f}".replace(".", words["decimal"])
     parts = [
         f"<span>{first}</span>",
-        f"<span>{escape(gettext('négatif'))} <b>{st.negatif}</b></span>",
-        f"<span><b>{floatformat(st.percent, 2)}</b> %</span>",
-        f"<span>{escape(gettext('rang'))} <b>{st.rank}</b>/{st.players}</span>",
+        f"<span>{escape(words['négatif'])} <b>{st.negatif}</b></span>",
+        f"<span><b>{percent}</b> %</span>",
+        f"<span>{escape(words['rang'])} <b>{st.rank}</b>/{st.players}</span>",
     ]
     if st.solos is not None:
-        parts.append(f"<span>{escape(gettext('solos'))} <b>{st.solos}</b></span>")
+        parts.append(f"<span>{escape(words['solos'])} <b>{st.solos}</b></span>")
     return f'<p class="standing">{" · ".join(parts)}</p>'
 
 

@@ -92,11 +92,13 @@ class Standing:
     paid: int = 0
 
 
-def player_standing(player: Player) -> Standing | None:
+def player_standing(player: Player, ranking=None) -> Standing | None:
     """The player's line in the tournament's ranking so far: total (with solos and penalties, §4), the
     tops' sum, the rank (shared by equal totals unless the tournament breaks ties), the négatif, the
-    percentage and the solos, all read from the ranking every screen shares."""
-    ranking = standings.tournament_ranking_shared(player.tournament)
+    percentage and the solos, all read from the ranking every screen shares (``ranking``: that one,
+    read already for the whole room)."""
+    if ranking is None:
+        ranking = standings.tournament_ranking_shared(player.tournament)
     line = ranking.line_of(player.pk)
     if line is None:  # a player registered since the ranking was worked out: the next one has them
         return None

@@ -256,7 +256,8 @@ class Phone:
         if "ph" not in message:
             self.own_message = message
             room = self.room_message
-            if room is not None and room["k"] == message["k"] and self.shown_key != room["k"]:
+            same = room is not None and room.get("o") and room["o"] == message.get("o")
+            if same and self.shown_key != room["k"]:
                 self._draw(room)
             return
         self.asked_at = time.monotonic()  # cancels the open's ask
@@ -264,8 +265,7 @@ class Phone:
         self.room_message = message
         if message["k"] == self.shown_key:
             return
-        ended = message["ph"] in ("closed", "ended")
-        if ended and not (self.own_message and self.own_message["k"] == message["k"]):
+        if message.get("o") and not (self.own_message and self.own_message.get("o") == message["o"]):
             self._ask_after(OWN_WAIT_SECONDS + random.uniform(0, PUSH_SPREAD_SECONDS), message["k"])
             return
         self._draw(message)

@@ -330,17 +330,26 @@ def test_a_change_made_anywhere_is_pushed_to_the_rooms_phones_through_nginx(fron
         other = Listener(front.url(push.listen_path(broadcast.push_room(game.tournament_id + 1000, "fr"))))
         services.round_close(round_id=rnd.pk)
         closed = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
-        assert wait_for(lambda: any(m["k"] == closed for m in _own_results(listener)), 10), listener.messages
+        assert wait_for(lambda: any(m["k"] == closed for m in _room_states(listener)), 10), listener.messages
         state = next(m for m in _room_states(listener) if m["k"] == closed)
+        assert state["o"]  # the digest of the results the phones show with it
+        assert wait_for(lambda: any(m["o"] == state["o"] for m in _own_results(listener)), 10)
         assert (
             state["ph"] == "closed"
             and "terminé" in state["html"]
             and '<div class="own"></div>' in state["html"]
         )
-        own = next(m for m in _own_results(listener) if m["k"] == closed)
+        own = next(m for m in _own_results(listener) if m["o"] == state["o"])
         assert "aucun bulletin remis" in own["fr"] and "no slip" in own["en"].lower() and "rang" in own["fr"]
         assert wait_for(lambda: _own_results(neighbour), 10)
         assert len(_own_results(listener)) == 1 and len(_own_results(neighbour)) == 1  # each its own
+        # The top placed: the room's new state names the same results, and none is sent again.
+        services.round_place_top(round_id=rnd.pk)
+        placed = round_key(Round.objects.select_related("game").get(pk=rnd.pk))
+        assert wait_for(lambda: any(m["k"] == placed for m in _room_states(listener)), 10)
+        assert next(m for m in _room_states(listener) if m["k"] == placed)["o"] == state["o"]
+        time.sleep(0.5)
+        assert len(_own_results(listener)) == 1
         time.sleep(0.3)
         assert other.messages == []
         other.close()

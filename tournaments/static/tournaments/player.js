@@ -672,7 +672,7 @@
     pushed.checks = 0;
     pushed.room = message;
     if (message.k === shownKey()) return; // nginx's first message, when nothing was missed
-    if ((message.ph === "closed" || message.ph === "ended") && !(pushed.own && pushed.own.k === message.k)) {
+    if (message.o && !(pushed.own && pushed.own.o === message.o)) {
       // The round's state without this phone's result yet: it follows on the own channel.
       clearTimeout(pushed.ownTimer);
       pushed.ownTimer = setTimeout(function () {
@@ -684,10 +684,12 @@
     draw(message);
   }
 
+  /* A player's own result, named by the digest of the room's results (message.o): a round's
+     state that names the same digest (a top placed) is drawn with it, with no new one sent. */
   function onOwn(message) {
     pushed.own = message;
     var room = pushed.room;
-    if (room && room.k === message.k && shownKey() !== room.k) {
+    if (room && room.o && room.o === message.o && shownKey() !== room.k) {
       clearTimeout(pushed.ownTimer);
       pushed.ownTimer = null;
       draw(room);
@@ -716,7 +718,7 @@
       if (number) number.textContent = message.rn || "";
       fresh.appendChild(heading);
     }
-    var own = (pushed.own && pushed.own.k === message.k && pushed.own[language()]) || "";
+    var own = (message.o && pushed.own && pushed.own.o === message.o && pushed.own[language()]) || "";
     var body = document.createElement("div");
     body.innerHTML = own ? message.html.replace(OWN_SLOT, '<div class="own">' + own + "</div>") : message.html;
     while (body.firstChild) fresh.appendChild(body.firstChild);
