@@ -1,5 +1,7 @@
 """The phones' slips on a lean path beside Django's pages (issue 24): ``POST /j/<token>/bulletin/``
-sent by the phone's script (htmx) is answered here, before Django's middlewares and views.
+sent by the phone's script (htmx) is answered here, before Django's middlewares and views; so is the
+phone's poll that finds nothing new (``GET /j/<token>/etat/``: 204, ``SlipGate._unchanged``), the
+laptop's phones' every 2 s.
 
 - The arrival is the stamp taken before any queue (``server.arrival``: waitress's, or the trusted
   proxy's ``X-Request-Start``), as in Django's view.
@@ -34,7 +36,8 @@ POST.
 from __future__ import annotations
 
 import logging
-from urllib.parse import urlsplit
+import re
+from urllib.parse import parse_qs, urlsplit
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
@@ -62,6 +65,8 @@ logger = logging.getLogger(__name__)
 
 #: The phone's slip: ``player_urls``' ``player_submit``, the path the waitress stamp watches too.
 SLIP_PATH = arrival.SLIP_PATH
+#: The phone's poll: ``player_urls``' ``player_status``.
+POLL_PATH = re.compile(r"/j/([^/]+)/etat/\Z")
 
 
 # -- the gate in front of Django ------------------------------------------------------------------
@@ -90,6 +95,9 @@ class SlipGate:
     def __call__(self, environ, start_response):
         token = self._slip_token(environ)
         if token is None:
+            unchanged = self._unchanged(environ)
+            if unchanged is not None:
+                return unchanged(start_response)
             return self.application(environ, start_response)
         set_script_prefix(get_script_name(environ))
         signals.request_started.send(sender=self.__class__, environ=environ)
@@ -100,6 +108,45 @@ class SlipGate:
         if response is None:
             return self.application(environ, start_response)
         return self._send(response, start_response)
+
+    @staticmethod
+    def _unchanged(environ):
+        """The phone's poll that finds nothing new, answered here: ``GET /j/<token>/etat/`` from the
+        script, naming the state it shows (``s``) and its name and table (``p``), both still the
+        room's, the round not due to close: 204 with the seconds left, as Django's view answers it
+        (``views.player.player_status``), with no query (``room``'s memory) and none of Django's
+        machinery.  Anything else (a change, a round to close, a link that names no player): None,
+        and Django's view answers."""
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_HX_REQUEST") != "true":
+            return None
+        found = POLL_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if found is None:
+            return None
+        token = found.group(1)
+        query = parse_qs(environ.get("QUERY_STRING", ""), max_num_fields=20)
+        shown, person = query.get("s", [""])[-1], query.get("p", [""])[-1]
+        signals.request_started.send(sender=SlipGate, environ=environ)
+        try:
+            ids = room.player_ids(token)
+            if ids is None:
+                return None
+            signature = room.round_signature(ids[1], pushed=query.get("k", [""])[-1])
+            if signature.due or shown != signature.key or person not in ("", room.player_shown(token)):
+                return None
+        except Exception:  # the database or the cache failing: Django's view says it
+            logger.warning("A poll could not be answered on the lean path", exc_info=True)
+            return None
+        finally:
+            signals.request_finished.send(sender=SlipGate)
+        headers = _security_headers()
+        if signature.remaining is not None:
+            headers.append(("X-Remaining", f"{signature.remaining:.1f}"))
+
+        def answer(start_response):
+            start_response("204 No Content", headers)
+            return []
+
+        return answer
 
     @staticmethod
     def _slip_token(environ) -> str | None:

@@ -17,8 +17,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from server import arrival
-from tournaments import phone, receipt, services
+from tournaments import phone, receipt, room, services
 from tournaments.models import Player, Round, Submission
+from tournaments.selectors import round_key
 from tournaments.services.slip_batch import recent_batches
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -387,3 +388,43 @@ def _same_receipt(player, **extra):
     expected = render_to_string("tournaments/partials/_player_receipt.html", {"screen": screen, **extra})
     ours = receipt.receipt_html(receipt.receipt_screen(player), **extra)
     assert ours == expected
+
+
+# -- the poll that finds nothing new, on the lean path too ----------------------------------------
+
+
+def _poll(port, token, **query):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        path = f"/j/{token}/etat/?{urllib.parse.urlencode(query)}"
+        conn.request("GET", path, headers={"HX-Request": "true"})
+        answer = conn.getresponse()
+        return answer.status, answer.headers, answer.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def test_a_poll_that_finds_nothing_new_is_answered_204_before_django(server, players, game):
+    """The laptop's phones poll every 2 s: the answer "nothing new" (the state key and the name the
+    phone shows still the room's) is the gate's, with the seconds left and the application's mark,
+    none of Django's middlewares' headers; anything else is Django's view's."""
+    rnd = _running(game)
+    key = round_key(rnd)
+    shown = room.shown_key(players[0].name, players[0].table_number)
+    status, headers, body = _poll(server, players[0].token, s=key, p=shown)
+    assert status == 204 and body == "" and headers["X-Arbiter"] == "1"
+    assert 0 < float(headers["X-Remaining"]) <= 60
+    assert headers.get("Content-Language") is None  # no LocaleMiddleware: the lean path answered
+    # A state the phone does not show yet, or another name: Django's view draws the status.
+    status, headers, body = _poll(server, players[0].token, s="0.0.p", p=shown)
+    assert status == 200 and 'id="player-status"' in body and headers["Content-Language"] == "fr"
+    status, _headers, body = _poll(server, players[0].token, s=key, p="another")
+    assert status == 200 and 'id="player-status"' in body
+    # A link that names no player: Django's 404, counted as a guess.
+    status, _headers, _body = _poll(server, "no-such-player-token", s=key)
+    assert status == 404
+    # The round due to close: Django's view closes it and draws the results.
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=30))
+    time.sleep(0.6)  # the process's memory of the round (half a second)
+    status, _headers, body = _poll(server, players[0].token, s=key, p=shown)
+    assert status == 200 and 'data-phase="closed"' in body
