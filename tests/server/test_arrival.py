@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from server import arrival
+from tests.live_services import wait_for
 from tournaments import services
 from tournaments.models import Round, Submission
 
@@ -211,5 +212,7 @@ def test_a_slip_queued_behind_a_busy_thread_past_the_cutoff_is_stored_and_the_cl
     assert answers and "reçu à" in answers[0]
     sub = Submission.objects.get(round=rnd, player=players[0])
     assert sent_at <= sub.received_at < cutoff
+    # The server lets go of the slip's request just after its answer is written.
+    assert wait_for(lambda: not arrival.slips_waiting_since(cutoff), 5)
     assert services.round_close_if_due(round_id=rnd.pk).status == Round.Status.CLOSED
     assert Submission.objects.get(pk=sub.pk).graded_at is not None

@@ -54,7 +54,8 @@ def _mentions_number(text: str, number: int) -> bool:
 
 
 def _receipt(html: str) -> str:
-    start = html.index('id="player-receipt"')
+    """The receipt's element, its opening tag whole (its attributes' keys are no text the player sees)."""
+    start = html.rindex("<", 0, html.index('id="player-receipt"'))
     return html[start : html.index("</div>", start)]
 
 
