@@ -36,7 +36,7 @@ from server.writes import BROKER_DOWN, task
 from tournaments import room, standings
 from tournaments.models import Game, Round
 from tournaments.own import own_html
-from tournaments.phone import Phase, Screen, ended_games, player_standing, room_screen
+from tournaments.phone import Phase, Screen, other_ended_games, player_standing, room_screen
 from tournaments.selectors import round_key
 
 log = logging.getLogger(__name__)
@@ -133,9 +133,7 @@ def room_results(screen: Screen) -> Results:
     tournament = rnd.game.tournament
     slips = room.round_slips_kept(rnd)
     ranking = standings.tournament_ranking_shared(tournament)
-    earlier: list[tuple[int, int]] = []
-    if screen.phase == Phase.ENDED:
-        earlier = [(number, pk) for number, pk in ended_games(tournament.pk) if pk != rnd.game_id]
+    earlier = other_ended_games(rnd) if screen.phase == Phase.ENDED else []
     digest = hashlib.blake2s(repr((rnd.pk, screen.phase, earlier, tournament.solo_value)).encode())
     screens = []
     for player in room.room_players(tournament.pk).values():

@@ -303,8 +303,10 @@ def room_screen(tournament_id: int, now=None, pushed: str = "") -> Screen:
     """What every phone of the room shows in common: the round, its rack and clock, the top and the
     board, no one's slip or result (``tournaments.broadcast`` pushes it).  ``pushed``: the state key
     just committed (a remembered round under another key is read again)."""
-    now = now or timezone.now()
-    rnd = current_round_recent(tournament_id, pushed)
+    return _common(current_round_recent(tournament_id, pushed), now or timezone.now())
+
+
+def _common(rnd: Round | None, now) -> Screen:
     phase = _phase(rnd)
     remaining = None
     if phase == Phase.RUNNING:
@@ -327,37 +329,31 @@ def room_screen(tournament_id: int, now=None, pushed: str = "") -> Screen:
     return screen
 
 
-def player_screen(player: Player, now=None, submission: Submission | None = None) -> Screen:
-    """``submission``: the player's slip just stored, if any (not read again when it is this
-    round's)."""
-    now = now or timezone.now()
-    rnd = current_round_recent(player.tournament_id)
-    phase = _phase(rnd)
-    if submission is not None and rnd is not None and submission.round_id == rnd.pk:
-        sub = submission
-    elif phase in (Phase.CLOSED, Phase.ENDED):
-        sub = round_slips_kept(rnd).get(player.pk)  # the whole room asks at once: one query
-    else:
-        sub = player_submission(player, rnd)
-    remaining = None
-    if phase == Phase.RUNNING:
-        remaining = max(0.0, (rnd.deadline - now).total_seconds())
-    board = rnd.game.board if rnd else []
-    preview = slip_preview(board, sub.ref, sub.word) if sub else None
-    screen = Screen(
-        player=player,
-        round=rnd,
-        phase=phase,
-        signature=round_key(rnd),
-        rack=[RackTile(alphabet.char(t), alphabet.VALUES[t]) for t in (rnd.tiles if rnd else [])],
-        remaining=remaining,
-        submission=sub,
-        board=board,
-        preview=preview,
-        refusal=kept_refusal(rnd, player.pk, sub) if rnd is not None else "",
-    )
+def round_slip(player: Player, rnd: Round | None, phase: str, stored: Submission | None = None):
+    """The player's slip of the room's round: ``stored`` if it is that round's (just stored, not read
+    again), else read (an ended round's for the whole room at once: one query)."""
+    if stored is not None and rnd is not None and stored.round_id == rnd.pk:
+        return stored
     if phase in (Phase.CLOSED, Phase.ENDED):
-        _add_results(screen, rnd, board)
+        return round_slips_kept(rnd).get(player.pk)
+    return player_submission(player, rnd)
+
+
+def player_screen(player: Player, now=None, submission: Submission | None = None) -> Screen:
+    """The room's screen (``room_screen``) with this player's own part: the slip, its receipt, and
+    after the deadline the player's result.  ``submission``: the player's slip just stored, if any
+    (not read again when it is this round's)."""
+    rnd = current_round_recent(player.tournament_id)
+    screen = _common(rnd, now or timezone.now())
+    ended = screen.phase in (Phase.CLOSED, Phase.ENDED)
+    sub = round_slip(player, rnd, screen.phase, submission)
+    screen.player, screen.submission = player, sub
+    # Once the top is placed its tiles are marked on the board, the player's slip no longer.
+    if sub is not None and not (ended and rnd.placed):
+        screen.preview = slip_preview(screen.board, sub.ref, sub.word)
+    screen.refusal = kept_refusal(rnd, player.pk, sub) if rnd is not None else ""
+    if ended:
+        _add_results(screen)
     return screen
 
 
@@ -371,14 +367,14 @@ def ended_games(tournament_id: int) -> list[tuple[int, int]]:
     return _ended_games.get(tournament_id, lambda: list(games.values_list("number", "pk")))
 
 
-def _add_results(screen: Screen, rnd: Round, board: list[int]) -> None:
-    """After the deadline: the top and its words, the player's own line, total, négatif, rank; once
-    the game is over, the evening's other finished games too (each has its review)."""
-    screen.top, screen.top_words = round_top(rnd, board)
-    if rnd.placed:
-        # The top is on the board already: its tiles are marked there.
-        screen.preview, screen.last_tiles = None, rnd.placed["tiles"]
+def _add_results(screen: Screen) -> None:
+    """After the deadline: the player's own line, total, négatif, rank; once the game is over, the
+    evening's other finished games too (each has its review)."""
     screen.standing = player_standing(screen.player)
     if screen.phase == Phase.ENDED:
-        games = ended_games(screen.player.tournament_id)
-        screen.earlier_games = [(number, pk) for number, pk in games if pk != rnd.game_id]
+        screen.earlier_games = other_ended_games(screen.round)
+
+
+def other_ended_games(rnd: Round) -> list[tuple[int, int]]:
+    """The tournament's finished games but ``rnd``'s, (number, id) in order: each has its review."""
+    return [(number, pk) for number, pk in ended_games(rnd.game.tournament_id) if pk != rnd.game_id]

@@ -1,7 +1,6 @@
-"""The phone's receipt (``tournaments/partials/_player_receipt.html``) written without the template
-engine, for the answer to a slip (``views.player.slip_answer``): the same markup, classes, ARIA
-attributes and key (``tests/tournaments/test_slipgate.py`` compares them), at a fraction of the cost,
-and the screen it needs without the board nor the results."""
+"""The phone's receipt written without the template engine: the answer to a slip
+(``views.player.slip_answer``), and the page's and the poll's (``_player_receipt.html`` calls it:
+one markup), at a fraction of the cost; and the screen it needs without the board nor the results."""
 
 from __future__ import annotations
 
@@ -17,12 +16,7 @@ def receipt_screen(player, stored=None) -> phone.Screen:
     the room's round as remembered, the player's slip (``stored``, else read), the refusal kept."""
     rnd = room.current_round_recent(player.tournament_id)
     phase = phone._phase(rnd)
-    if stored is not None and rnd is not None and stored.round_id == rnd.pk:
-        sub = stored
-    elif phase in (phone.Phase.CLOSED, phone.Phase.ENDED):
-        sub = room.round_slips_kept(rnd).get(player.pk)
-    else:
-        sub = phone.player_submission(player, rnd)
+    sub = phone.round_slip(player, rnd, phase, stored)
     refusal = phone.kept_refusal(rnd, player.pk, sub) if rnd is not None else ""
     return phone.Screen(
         player=player, round=rnd, phase=phase, signature="", rack=[], remaining=None,
@@ -30,7 +24,9 @@ def receipt_screen(player, stored=None) -> phone.Screen:
     )  # fmt: skip
 
 
-def receipt_html(screen: phone.Screen, *, error: str | None = None, sent: bool = False) -> str:
+def receipt_html(
+    screen: phone.Screen, *, error: str | None = None, sent: bool = False, oob: bool = False
+) -> str:
     """``tournaments/partials/_player_receipt.html`` as Django renders it (its markup, classes, ARIA
     attributes and keys: ``tests/tournaments/test_slipgate.py`` compares them), written here at a
     fraction of the cost (HTML-escaped as the template is).  The slip the server holds is in its
@@ -44,6 +40,8 @@ def receipt_html(screen: phone.Screen, *, error: str | None = None, sent: bool =
     sub = screen.submission
     if sub:
         attrs += f' data-slip-ref="{escape(sub.ref)}" data-slip-word="{escape(sub.word)}"'
+    if oob:
+        attrs += ' hx-swap-oob="true"'
     parts = [f'<div id="player-receipt" class="receipt" role="status" aria-live="polite"{attrs}>\n  ']
     if error:
         parts.append(f'<p class="error" role="alert">{escape(error)}</p>')

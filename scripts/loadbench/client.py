@@ -247,11 +247,7 @@ class Phone:
             message = json.loads(data)
         except ValueError:
             message = None
-        if not isinstance(message, dict):  # a bare state key: ask, unless it is shown already
-            self.pushed_key = data
-            self.ask_pending = data != self.shown_key
-            if self.ask_pending:
-                self.wake.set()
+        if not isinstance(message, dict):
             return
         if "ph" not in message:
             self.own_message = message

@@ -7,7 +7,7 @@ from django import template
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments import broadcast
+from tournaments import broadcast, receipt
 from tournaments.own import own_html
 
 register = template.Library()
@@ -19,3 +19,13 @@ def player_common(screen) -> SafeString:
     solo_value = screen.round.game.tournament.solo_value if screen.round is not None else 0
     own = own_html(screen, lang, solo_value)
     return mark_safe(broadcast.with_own(broadcast.common_html(screen, lang), own))
+
+
+@register.simple_tag(takes_context=True)
+def player_receipt(context, screen, oob=False) -> SafeString:
+    """The receipt (``receipt.receipt_html``, the slip's answer's own markup), with the page's
+    refusal (``error``) and whether a slip was just stored (``sent``)."""
+    html = receipt.receipt_html(
+        screen, error=context.get("error"), sent=bool(context.get("sent")), oob=bool(oob)
+    )
+    return mark_safe(html)
