@@ -96,11 +96,19 @@ def board_text(board: list[int]) -> str:
 
 
 def room_message(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") -> str:
-    """The room's state as every phone of ``lang`` draws it (``player.js``); ``at``: when the change
-    was committed (seconds since the epoch: the load benchmark measures from it); ``own_key``: the
-    digest of the results a closed round's phones show with it (``room_results``)."""
+    """The room's state as every phone of ``lang`` draws it (``player_room.js``); ``at``: when the
+    change was committed (seconds since the epoch: the load benchmark measures from it); ``own_key``:
+    the digest of the results a closed round's phones show with it (``room_results``)."""
+    return _json(room_state(screen, lang, at, own_key))
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def room_state(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") -> dict:
     rnd = screen.round
-    message = {
+    return {
         "k": screen.signature,
         "o": own_key,
         "at": round(at, 3),
@@ -114,7 +122,6 @@ def room_message(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") 
         "l": [sq for sq, _tile in screen.last_tiles or []],
         "pl": bool(rnd is not None and rnd.placed),
     }
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -165,7 +172,7 @@ def own_messages(results: Results, at: float = 0.0):
         solo_value = own.round.game.tournament.solo_value
         for lang in languages():
             message[lang] = own_html(own, lang, solo_value)
-        yield own_room(own.player.pk), json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        yield own_room(own.player.pk), _json(message)
 
 
 def push_room(tournament_id: int, lang: str) -> str:
@@ -244,18 +251,13 @@ def _announce(tournament_id: int) -> None:
 
 
 BROADCAST_TASK = "tournaments.tasks.room_broadcast_task"
-_publisher: list[push.Publisher] = []
 
 
 def publish_now(tournament_id: int, key: str, at: float) -> int:
     """Make and send the room's messages for state ``key`` here and now (a Celery worker's task), on
-    this process's kept-alive connection to nchan; how many were taken."""
-    if not _publisher:
-        _publisher.append(push.Publisher())
-    sent = 0
-    for name, message in messages(tournament_id, key, at):
-        sent += _publisher[0].send(push.channel(name), message)
-    return sent
+    this process's kept-alive connections to nchan, side by side; how many were taken."""
+    pairs = ((push.channel(name), message) for name, message in messages(tournament_id, key, at))
+    return push.send_all(pairs)
 
 
 def _changed(sender, instance, **_kwargs) -> None:

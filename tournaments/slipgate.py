@@ -1,7 +1,7 @@
 """The phones' slips on a lean path beside Django's pages (issue 24): ``POST /j/<token>/bulletin/``
 sent by the phone's script (htmx) is answered here, before Django's middlewares and views; so is the
-phone's poll that finds nothing new (``GET /j/<token>/etat/``: 204, ``SlipGate._unchanged``), the
-laptop's phones' every 2 s.
+phone's poll (``GET /j/<token>/etat/``, ``SlipGate._poll``: 204 when nothing is new, else the room's
+messages for the phone's script to draw, ``tournaments.polled``), the laptop's phones' every 2 s.
 
 - The arrival is the stamp taken before any queue (``server.arrival``: waitress's, or the trusted
   proxy's ``X-Request-Start``), as in Django's view.
@@ -54,7 +54,7 @@ from django_htmx.middleware import HtmxDetails
 
 from server import arrival
 from server.answers import MARK_HEADER, csrf_failure, error_answer
-from tournaments import room
+from tournaments import polled, room
 from tournaments.middleware import RETRY_AFTER_SECONDS
 from tournaments.views.player import slip_answer, unknown_token
 
@@ -95,9 +95,9 @@ class SlipGate:
     def __call__(self, environ, start_response):
         token = self._slip_token(environ)
         if token is None:
-            unchanged = self._unchanged(environ)
-            if unchanged is not None:
-                return unchanged(start_response)
+            polled = self._poll(environ)
+            if polled is not None:
+                return polled(start_response)
             return self.application(environ, start_response)
         set_script_prefix(get_script_name(environ))
         signals.request_started.send(sender=self.__class__, environ=environ)
@@ -110,13 +110,15 @@ class SlipGate:
         return self._send(response, start_response)
 
     @staticmethod
-    def _unchanged(environ):
-        """The phone's poll that finds nothing new, answered here: ``GET /j/<token>/etat/`` from the
-        script, naming the state it shows (``s``) and its name and table (``p``), both still the
-        room's, the round not due to close: 204 with the seconds left, as Django's view answers it
-        (``views.player.player_status``), with no query (``room``'s memory) and none of Django's
-        machinery.  Anything else (a change, a round to close, a link that names no player): None,
-        and Django's view answers."""
+    def _poll(environ):
+        """The phone's poll, answered here: ``GET /j/<token>/etat/`` from the script, naming the
+        state it shows (``s``) and its name and table (``p``), the latter still the room's, the round
+        not due to close.  The state still the room's: 204 with the seconds left, as Django's view
+        answers it (``views.player.player_status``), with no query (``room``'s memory) and none of
+        Django's machinery.  Another, and the script draws the room's messages (``d``, its language):
+        the room's state and the phone's own result as pushed (``tournaments.polled``).  Anything
+        else (a page without that script, a round to close, a link that names no player, a player
+        renamed or moved): None, and Django's view answers."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_HX_REQUEST") != "true":
             return None
         found = POLL_PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -131,8 +133,16 @@ class SlipGate:
             if ids is None:
                 return None
             signature = room.round_signature(ids[1], pushed=query.get("k", [""])[-1])
-            if signature.due or shown != signature.key or person not in ("", room.player_shown(token)):
+            if signature.due or person not in ("", room.player_shown(token)):
                 return None
+            body = None
+            if shown != signature.key:
+                # Changed: the room's messages for a script that draws them (its language), as pushed.
+                lang = query.get("d", [""])[-1]
+                if lang:
+                    body = polled.answer(ids[1], ids[0], signature.key, lang, signature.remaining)
+                if body is None:
+                    return None
         except Exception:  # the database or the cache failing: Django's view says it
             logger.warning("A poll could not be answered on the lean path", exc_info=True)
             return None
@@ -141,10 +151,15 @@ class SlipGate:
         headers = _security_headers()
         if signature.remaining is not None:
             headers.append(("X-Remaining", f"{signature.remaining:.1f}"))
+        if body is not None:
+            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
 
         def answer(start_response):
-            start_response("204 No Content", headers)
-            return []
+            if body is None:
+                start_response("204 No Content", headers)
+                return []
+            start_response("200 OK", headers)
+            return [body]
 
         return answer
 

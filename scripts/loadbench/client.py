@@ -94,6 +94,10 @@ def phone_typed(slip: str) -> str:
     return "".join(f"{c.upper()}?" if c.islower() else c for c in slip)
 
 
+def is_json(reply) -> bool:
+    return reply.headers.get("content-type", "").startswith("application/json")
+
+
 class Phone:
     """A player's phone: the join link, the status polled every 2 s, the slips."""
 
@@ -151,6 +155,7 @@ class Phone:
                 path += f"&k={self.pushed_key}"  # player.js: the pushed key passes the memo over
             for name, key in self.parts_shown.items():
                 path += f"&{name}={key}"  # player.js: the board and the receipt it shows
+            path += "&d=fr"  # player_room.js: it draws the room's messages, in its page's language
             bucket = "phone: status, pushed" if pushed else "phone: status poll"
             reply = await self.browser.request(bucket, "GET", path, headers=headers)
             now = time.monotonic()
@@ -160,6 +165,9 @@ class Phone:
                     self.clock_end = now + float(remaining)
                     self._plan_slips(float(remaining))
                 planned += POLL_SECONDS  # htmx's "every 2s" timer keeps running; a late poll is queued
+            elif reply is not None and reply.status == 200 and is_json(reply):
+                self._polled(reply.text)  # the room's messages, drawn as if pushed
+                planned = now + POLL_SECONDS  # the drawn element starts its own timer
             elif reply is not None and reply.status == 200:
                 self._read_status(reply.text)
                 planned = now + POLL_SECONDS  # the swapped element starts its own timer
@@ -240,15 +248,28 @@ class Phone:
 
         self._later(ask())
 
+    def _polled(self, text: str) -> None:
+        """A poll answered with the room's messages (tournaments/polled.py), as player_room.js takes
+        them: each as if pushed."""
+        try:
+            messages = json.loads(text)
+        except ValueError:
+            messages = None
+        for message in messages if isinstance(messages, list) else []:
+            if isinstance(message, dict):
+                self._message(message)
+
     def _pushed(self, data: str) -> None:
-        """A pushed message, as player.js takes it: a room's state drawn (or kept until the phone's
-        own result for it comes), or the own result itself."""
         try:
             message = json.loads(data)
         except ValueError:
             message = None
-        if not isinstance(message, dict):
-            return
+        if isinstance(message, dict):
+            self._message(message)
+
+    def _message(self, message: dict) -> None:
+        """A room's message, as player_room.js takes it: a room's state drawn (or kept until the
+        phone's own result for it comes), or the own result itself."""
         if "ph" not in message:
             self.own_message = message
             room = self.room_message

@@ -50,7 +50,10 @@
   function onPushed(data) {
     var message;
     try { message = JSON.parse(data); } catch (e) { message = null; }
-    if (!message || typeof message !== "object") return;
+    if (message && typeof message === "object") onMessage(message);
+  }
+
+  function onMessage(message) {
     if (message.ph === undefined) return onOwn(message);
     cancelAsk();
     pushed.key = message.k;
@@ -226,6 +229,9 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     if (!isStatus(event)) return;
+    // This script draws the room's messages: a changed state may be answered with them, in the
+    // page's language (tournaments/polled.py), rather than with a page drawn by the server.
+    event.detail.parameters.d = language();
     if (pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
     // The name and table shown (issue 23): another, and the server redraws them whatever the round.
     var status = $("player-status");
@@ -234,6 +240,18 @@
     var board = $("player-board"), receipt = $("player-receipt");
     if (board && board.getAttribute("data-key")) event.detail.parameters.b = board.getAttribute("data-key");
     if (receipt && receipt.getAttribute("data-key")) event.detail.parameters.r = receipt.getAttribute("data-key");
+  });
+  /* A poll answered with the room's messages (JSON: the phone's own result, then the room's state):
+     drawn as if pushed; the status element is not swapped for the answer's text. */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (!isStatus(event) || !xhr || xhr.status !== 200) return;
+    if ((xhr.getResponseHeader("Content-Type") || "").indexOf("application/json") !== 0) return;
+    event.detail.shouldSwap = false;
+    var messages;
+    try { messages = JSON.parse(xhr.responseText); } catch (e) { messages = null; }
+    if (!Array.isArray(messages)) return;
+    messages.forEach(function (message) { if (message && typeof message === "object") onMessage(message); });
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isStatus(event)) return;
