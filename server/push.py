@@ -176,6 +176,41 @@ class Publisher:
         return False
 
 
+#: Kept-alive connections a Celery worker publishes a room's messages on side by side: a close's
+#: 1,500 results are 1,500 round trips to nginx, 1.5 s one after the other.
+PUBLISH_WAYS = 4
+_ways: list[Publisher] = []
+_ways_lock = threading.Lock()
+
+
+def send_all(pairs: Iterable[tuple[str, str]], ways: int = PUBLISH_WAYS) -> int:
+    """POST each (channel name, message) of ``pairs`` on ``ways`` kept-alive connections at once,
+    kept by the process from one call to the next (a Celery worker's); how many were taken.  The
+    pairs are made by the calling thread while the others wait for nginx's answers."""
+    with _ways_lock:
+        while len(_ways) < ways:
+            _ways.append(Publisher())
+        waiting: queue.Queue[tuple[str, str] | None] = queue.Queue(ways * 64)
+        taken = [0] * ways
+
+        def work(way: int) -> None:
+            while (item := waiting.get()) is not None:
+                taken[way] += _ways[way].send(*item)
+
+        threads = [threading.Thread(target=work, args=(way,), daemon=True) for way in range(ways)]
+        for thread in threads:
+            thread.start()
+        try:
+            for pair in pairs:
+                waiting.put(pair)
+        finally:
+            for _ in threads:
+                waiting.put(None)
+            for thread in threads:
+                thread.join()
+        return sum(taken)
+
+
 def send(name: str, message: str) -> bool:
     """POST one message to the publisher of channel ``name`` on a connection of its own (tests, and a
     process that publishes once); whether it was taken."""

@@ -163,3 +163,20 @@ def test_a_phone_connecting_to_a_live_channel_is_sent_its_last_message_at_once(n
     answers = _burst(nginx, channel, [PLAIN, *NAMED_IDS, *CONDITIONAL])
     assert not _aborts(nginx), _aborts(nginx)
     _answered_and_held(answers, expected_messages=["k2"])
+
+
+def test_a_closes_messages_are_sent_side_by_side_each_to_its_own_channel(nginx):
+    """A close's results, one message per player's channel, sent by a Celery worker on several
+    kept-alive connections at once (``push.send_all``): every one taken, each channel given its own."""
+    push._ways.clear()
+    channels = [_a_channel() for _ in range(200)]
+    assert push.send_all((channel, f"result of {channel}") for channel in channels) == len(channels)
+    assert len(push._ways) == push.PUBLISH_WAYS
+    assert all(way.connection is not None for way in push._ways)  # each connection took some
+
+    async def listen():
+        return await asyncio.gather(*(_subscribe(nginx.port, f"/push/{c}", PLAIN) for c in channels[::20]))
+
+    for channel, answer in zip(channels[::20], asyncio.run(listen())):
+        assert answer.status == 200 and answer.messages == [f"result of {channel}"]
+    assert not _aborts(nginx)
