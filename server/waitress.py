@@ -31,6 +31,7 @@ import time
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
 
 from server.lanes import RoomFirstDispatcher
 
@@ -61,10 +62,13 @@ WARN_EVERY_SECONDS = 60
 logger = logging.getLogger("waitress")
 
 
-def create_server(application, *, channel_class=None, connections_per_address=None, **options):
+def create_server(
+    application, *, channel_class=None, connections_per_address=None, room_first=True, **options
+):
     """``waitress.create_server`` with the server and channel below: waitress's options, timeouts
     defaulting to the constants above, and at most ``connections_per_address`` connections per
-    client address (None: no cap)."""
+    client address (None: no cap).  ``room_first``: the room's requests before strangers'
+    (``server.lanes``); the strangers' own process (``server.strangers``) serves all in turn."""
     options.setdefault("channel_timeout", IDLE_SECONDS)
     options.setdefault("cleanup_interval", SWEEP_SECONDS)
     options.setdefault("asyncore_use_poll", hasattr(select, "poll"))
@@ -73,7 +77,8 @@ def create_server(application, *, channel_class=None, connections_per_address=No
     adj = Adjustments(**options)
     if adj.sockets or adj.unix_socket:
         raise ValueError("the laptop's server listens on a host and port")
-    dispatcher = RoomFirstDispatcher()  # the room's requests before strangers' (server/lanes.py)
+    # The room's requests before strangers' (server/lanes.py), or waitress's own first come.
+    dispatcher = RoomFirstDispatcher() if room_first else ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     connections = Connections(adj.connection_limit, connections_per_address)
     socket_map: dict = {}

@@ -154,6 +154,22 @@ class Browser:
         self._keep_cookies(fields)
         return Reply(status, dict(fields), raw.decode("utf-8", "replace"))
 
+    async def navigate(self, bucket: str, method: str, path: str, *, form=None) -> Reply | None:
+        """``request``, following a 307 or 308 as a browser does, and staying at its port (the
+        laptop sends strangers' pages to a process of its own, server/strangers.py): the next
+        requests go there."""
+        reply = await self.request(bucket, method, path, form=form)
+        for _hop in range(3):
+            if reply is None or reply.status not in (307, 308) or "location" not in reply.headers:
+                break
+            target = urllib.parse.urlsplit(reply.headers["location"])
+            if target.port and target.port != self.port:
+                self.close()
+                self.port = target.port
+            path = target.path + (f"?{target.query}" if target.query else "")
+            reply = await self.request(bucket, method, path, form=form)
+        return reply
+
     def _keep_cookies(self, fields: list[tuple[str, str]]) -> None:
         for name, line in fields:
             if name != "set-cookie":

@@ -28,7 +28,7 @@ async def stranger_reads(port: int, key: str, n: int, readers: int, stop: asynci
     planned = time.monotonic() + READ_EVERY * n / readers
     while not stop.is_set():
         await sleep_until(planned)
-        await browser.request("stranger: public results page", "GET", f"/simultane/{key}/")
+        await browser.navigate("stranger: public results page", "GET", f"/simultane/{key}/")
         planned = max(planned + READ_EVERY, time.monotonic())
     browser.close()
 
@@ -39,26 +39,26 @@ async def stranger_trains(port: int, n: int, stop: asyncio.Event) -> None:
     browser = Browser(port, local_address=f"127.4.{n // 250}.{n % 250 + 1}")
     await asyncio.sleep(n * 0.5)
     while not stop.is_set():
-        page = await browser.request("stranger: training start page", "GET", "/entrainement/")
+        page = await browser.navigate("stranger: training start page", "GET", "/entrainement/")
         if page is None or page.status != 200:
             await asyncio.sleep(2)
             continue
         csrf = csrf_from(page.text)
         form = {"csrfmiddlewaretoken": csrf, "source": "random", "seconds": "180"}
-        reply = await browser.request("stranger: training new game", "POST", "/entrainement/", form=form)
+        reply = await browser.navigate("stranger: training new game", "POST", "/entrainement/", form=form)
         if reply is None or reply.status != 302:
             await asyncio.sleep(float(reply.headers.get("retry-after", 2)) if reply else 2)
             continue
         for _round in range(2):
             while not stop.is_set():
-                reply = await browser.request("stranger: training round", "GET", "/entrainement/coup/")
+                reply = await browser.navigate("stranger: training round", "GET", "/entrainement/coup/")
                 if reply is not None and 'class="rack"' in reply.text:
                     break
                 await asyncio.sleep(float(reply.headers.get("retry-after", 1)) if reply else 1)
             await asyncio.sleep(2)
             for action, pause in (("passer", 1), ("suivant", 0)):
-                await browser.request("stranger: training action", "POST", f"/entrainement/{action}/",
+                await browser.navigate("stranger: training action", "POST", f"/entrainement/{action}/",
                                       form={"csrfmiddlewaretoken": csrf})  # fmt: skip
-                await browser.request("stranger: training round", "GET", "/entrainement/coup/")
+                await browser.navigate("stranger: training round", "GET", "/entrainement/coup/")
                 await asyncio.sleep(pause)
     browser.close()

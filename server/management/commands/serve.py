@@ -22,6 +22,8 @@ from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
 from server.backup import default_folder, start_saver
 from server.network import lan_addresses
+from server.strangers import room_side
+from server.strangers import start as start_strangers
 from server.warmup import warm_up_rooms
 
 
@@ -73,6 +75,12 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--threads", type=int, default=THREADS)
         parser.add_argument("--no-serve", action="store_true", help="prepare everything, do not serve")
+        parser.add_argument(
+            "--strangers-port",
+            type=int,
+            default=None,
+            help="port of the process serving public pages and training (default: the next; 0: none)",
+        )
         parser.add_argument(
             "--chores-seconds",
             type=float,
@@ -188,6 +196,13 @@ class Command(BaseCommand):
 
         # settings.WSGI_APPLICATION: the site's (arbiter.wsgi), the phones' slips on their lean path.
         application = get_internal_wsgi_application()
+        # Strangers' pages (a simultaneous's public page, training) in a process of their own, at a
+        # lower priority, on the next port: the room's phones never share an interpreter with them.
+        strangers_port = options.get("strangers_port")
+        strangers = None
+        if strangers_port != 0:
+            strangers = start_strangers(strangers_port or port + 1, port, threads)
+            application = room_side(application, strangers)
         # Results waiting for a federation's server are sent when the connection comes back.
         start_chores(chores_seconds)
         # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).
@@ -211,6 +226,8 @@ class Command(BaseCommand):
         try:
             server.run()
         finally:
+            if strangers is not None:
+                strangers.stop()
             if saver is not None:
                 saver.finish()  # the last change of the evening in the copy too
         return True

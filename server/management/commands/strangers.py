@@ -1,0 +1,68 @@
+"""``manage.py strangers``: the laptop's second server, for strangers' pages (``server/strangers.py``),
+started by ``manage.py serve`` on the next port; not a command an arbiter types."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+from django.core.management.base import BaseCommand
+
+from server.management.commands.serve import CONNECTION_LIMIT, CONNECTIONS_PER_ADDRESS, MAX_REQUEST_BYTES
+from server.strangers import READY, strangers_side
+
+#: The strangers' process gives way to the room's (POSIX nice; Windows' below-normal class).
+NICENESS = 10
+BELOW_NORMAL = 0x4000
+
+
+class Command(BaseCommand):
+    help = "Serve strangers' pages beside the room's server (started by manage.py serve)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, required=True)
+        parser.add_argument("--room-port", type=int, required=True)
+        parser.add_argument("--threads", type=int, default=2)
+
+    def handle(self, *args, port: int, room_port: int, threads: int, **options):
+        # Ctrl+C is the room's server's to handle: it stops this one.  Its input closing (the room's
+        # server ended, however it ended) ends this one too.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Thread(target=_end_with_input, name="room-watch", daemon=True).start()
+        _lower_priority()
+        from django.core.servers.basehttp import get_internal_wsgi_application
+
+        from server.waitress import create_server
+
+        server = create_server(
+            strangers_side(get_internal_wsgi_application(), room_port),
+            host="0.0.0.0",
+            port=port,
+            threads=threads,
+            connection_limit=CONNECTION_LIMIT,
+            connections_per_address=CONNECTIONS_PER_ADDRESS,
+            max_request_body_size=MAX_REQUEST_BYTES,
+            ident="arbiter",
+            room_first=False,  # all strangers here: first come, first served
+        )
+        self.stdout.write(READY)
+        self.stdout.flush()
+        server.run()
+
+
+def _end_with_input() -> None:
+    while sys.stdin.read(1024):
+        pass
+    os._exit(0)
+
+
+def _lower_priority() -> None:
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)
+    elif sys.platform == "win32":  # pragma: no cover - Windows only
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32
+        kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), BELOW_NORMAL)
