@@ -19,6 +19,7 @@ long its requests waited, and a round closes only once that wait has passed afte
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -166,6 +167,7 @@ def create_server(application, **options):
 
     class StampedParser(HTTPRequestParser):
         received_at: float | None = None
+        slip = False
 
         def received(self, data):
             consumed = super().received(data)
@@ -173,6 +175,7 @@ def create_server(application, **options):
                 self.received_at = time.time()
                 path = getattr(self, "path", "") or ""
                 if getattr(self, "command", "") == "POST" and not self.error and SLIP_PATH.match(path):
+                    self.slip = True
                     slip_arrived(self, self.received_at)
             return consumed
 
@@ -191,5 +194,17 @@ def create_server(application, **options):
     class StampedChannel(GuardedChannel):
         parser_class = StampedParser
         task_class = StampedTask
+
+        def service(self):
+            """A slip that arrived whole is handled even if its connection closed while it waited
+            for a thread (the phone's Wi-Fi, an answer it stopped waiting for): waitress would drop
+            it, and the phone's retry, now past the cutoff, be told "too late" for a slip sent in
+            time.  Its answer goes nowhere; the retry finds the slip stored (nginx does the same at
+            scale: ``proxy_ignore_client_abort``)."""
+            request = self.requests[0] if self.requests else None
+            if request is not None and not self.connected and getattr(request, "slip", False):
+                with contextlib.suppress(Exception):  # its answer cannot be written: ClientDisconnected
+                    self.task_class(self, request).service()
+            super().service()
 
     return guarded_server(application, channel_class=StampedChannel, **options)

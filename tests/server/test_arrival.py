@@ -216,3 +216,40 @@ def test_a_slip_queued_behind_a_busy_thread_past_the_cutoff_is_stored_and_the_cl
     assert wait_for(lambda: not arrival.slips_waiting_since(cutoff), 5)
     assert services.round_close_if_due(round_id=rnd.pk).status == Round.Status.CLOSED
     assert Submission.objects.get(pk=sub.pk).graded_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slip_whose_connection_closed_while_it_waited_for_a_thread_is_stored(server, players, game):
+    """The phone sent its slip whole, then its connection closed (its Wi-Fi, an answer it stopped
+    waiting for) while the slip waited for a thread: the slip is handled all the same, stamped when it
+    arrived, and the phone's retry after the cutoff finds it stored rather than "too late"."""
+    import socket
+
+    base, release = server
+    rnd = _running(game, deadline_in=1.0)
+    token = players[0].token
+    top = rnd.tops[0]
+    body = urllib.parse.urlencode(
+        {"round": rnd.pk, "request_id": "dropped-1", "slip": f"{top['ref']} {top['word']}"}
+    ).encode()
+    busy = threading.Thread(target=lambda: urllib.request.urlopen(base + HOLD_PATH, timeout=30).read())
+    busy.start()
+    time.sleep(0.3)  # the only thread is taken
+    host, port = base.removeprefix("http://").split(":")
+    sent_at = timezone.now()
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        head = (
+            f"POST /j/{token}/bulletin/ HTTP/1.1\r\nHost: {host}:{port}\r\nHX-Request: true\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        sock.sendall(head.encode() + body)
+        time.sleep(0.3)  # arrived whole and stamped, waiting for the busy thread
+    cutoff = _cutoff(rnd)
+    time.sleep(max(0.0, (cutoff - timezone.now()).total_seconds()) + 0.5)
+    assert not Submission.objects.filter(round=rnd, player=players[0]).exists()
+    release.set()
+    busy.join(20)
+    assert wait_for(lambda: Submission.objects.filter(round=rnd, player=players[0]).exists(), 10)
+    sub = Submission.objects.get(round=rnd, player=players[0])
+    assert sent_at <= sub.received_at < cutoff and sub.word == top["word"]
+    assert wait_for(lambda: not arrival.slips_waiting_since(cutoff), 5)
