@@ -107,6 +107,7 @@ def test_strangers_are_sent_to_their_own_process_and_the_room_stays_in_its_own(l
     # At a lower priority than the room's.
     child = _strangers_pid(process.pid)
     assert child is not None and _niceness(child) > _niceness(process.pid)
+    assert os.sched_getscheduler(child) == os.SCHED_IDLE != os.sched_getscheduler(process.pid)
 
 
 def test_without_its_strangers_process_the_room_serves_strangers_itself(laptop):

@@ -3,6 +3,7 @@ started by ``manage.py serve`` on the next port; not a command an arbiter types.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -59,8 +60,14 @@ def _end_with_input() -> None:
 
 
 def _lower_priority() -> None:
+    """Below the room's: nice 10, and on Linux the idle class (before waitress starts its threads,
+    which inherit it): a core running only strangers counts as free when a room's thread wakes, and
+    the room's thread takes it at once."""
     if hasattr(os, "nice"):
         os.nice(NICENESS)
+        if hasattr(os, "SCHED_IDLE"):
+            with contextlib.suppress(OSError):  # a system that refuses it: nice alone
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     elif sys.platform == "win32":  # pragma: no cover - Windows only
         import ctypes
 
