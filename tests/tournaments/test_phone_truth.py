@@ -86,3 +86,45 @@ def test_a_late_slip_that_is_another_sending_stays_refused(client, players, game
     page = client.get(reverse("tournaments:player_page", kwargs={"token": players[0].token})).content.decode()
     receipt = page[page.index('id="player-receipt"') :]
     assert "Trop tard" in receipt[: receipt.index("</div>")]
+
+
+class _Queued:
+    """Stands for a request the laptop's server received in time and has not answered yet."""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_handled_while_its_first_try_still_waits_is_answered_received(players, game):
+    """The retry, past the cutoff, is handled while its first try (sent in time, answer lost) still
+    waits in the server's queue: the retry waits for it and is answered "received", never "too late"
+    (issue 24).  With no first try waiting, a late slip is refused at once (the test above)."""
+    import threading
+    import time
+
+    rnd = _running(game)
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=10))
+    rnd.refresh_from_db()
+    cutoff = rnd.deadline + timedelta(seconds=rnd.game.tournament.grace_seconds)
+    stamp = (cutoff - timedelta(seconds=1)).timestamp()
+    queued = _Queued()
+    arrival.slip_arrived(queued, stamp)  # the first try, received in time, waits for a thread
+
+    def first_try_served():
+        time.sleep(0.5)
+        try:
+            Client().post(_submit_url(players[0]), _slip(rnd), **HTMX, **{arrival.ENVIRON_KEY: stamp})
+        finally:
+            arrival.slip_answered(queued)
+
+    first = threading.Thread(target=first_try_served)
+    first.start()
+    try:
+        retry = Client().post(_submit_url(players[0]), _slip(rnd), **HTMX).content.decode()
+    finally:
+        first.join(30)
+        arrival.slip_answered(queued)
+    assert "reçu à" in retry and "Trop tard" not in retry, retry
+    sub = Submission.objects.get(round=rnd, player=players[0])
+    assert sub.received_at.timestamp() == pytest.approx(stamp) and sub.revision == 1
+    # Another sending, late, while nothing of it waits: refused at once.
+    other = Client().post(_submit_url(players[0]), _slip(rnd, "r-2"), **HTMX).content.decode()
+    assert "Trop tard" in other

@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection
+from django.utils import timezone
 
+from server import arrival
 from server.writes import writing
-from tournaments.models import Player, Submission
+from tournaments.models import Player, Round, Submission
 from tournaments.services.slips import submission_prepare, submission_store
 
 #: The sizes of the last batches written by this process (newest last): the load benchmark and the
@@ -131,3 +134,34 @@ def recent_batches() -> list[tuple[int, int, bool]]:
     """(number, slips, committed) of this process's last batches, oldest first."""
     with _batches.ready:
         return list(_batches.recent)
+
+
+#: How often a late retry looks again for its first try (``first_try``).
+FIRST_TRY_LOOK_SECONDS = 0.1
+
+
+def first_try(player: Player, round_id: int, request_id: str) -> Submission | None:
+    """The first try of a retry just told "too late": the same sending (``request_id``), sent in time,
+    whose answer the phone lost, may still wait in a queue (another web process's at scale, this
+    one's on the laptop) while its retry, sent later, was handled first.  The retry then waits for it
+    as long as a slip stamped by the cutoff may still be waiting (``server.arrival``: the queue wait
+    the web processes told, or the laptop's slips not yet answered; 30 s at most): found, the retry
+    is answered "received", as the first try would have been (issue 24: a slip sent in time is never
+    answered "too late", retries included).  None when it never comes."""
+    if not request_id:
+        return None
+    row = Round.objects.filter(pk=round_id).values("deadline", "game__tournament__grace_seconds").first()
+    if row is None or row["deadline"] is None:
+        return None
+    cutoff = row["deadline"] + timedelta(seconds=row["game__tournament__grace_seconds"])
+    give_up = cutoff + timedelta(seconds=arrival.MAX_WAIT_SECONDS)
+    mine = Submission.objects.filter(round_id=round_id, player_id=player.pk, request_id=request_id)
+    while True:
+        found = mine.first()
+        if found is not None:
+            return found
+        now = timezone.now()
+        may_wait = now < arrival.close_may_wait_until(cutoff) or arrival.slips_waiting_since(cutoff)
+        if not may_wait or now > give_up:
+            return None
+        time.sleep(FIRST_TRY_LOOK_SECONDS)

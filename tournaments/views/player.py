@@ -23,7 +23,7 @@ from server.language import interface_language
 from server.writes import ServiceError
 from tournaments import broadcast, codes, phone, receipt, room, services
 from tournaments.models import Grading
-from tournaments.services.slip_batch import submission_record_batched
+from tournaments.services.slip_batch import first_try, submission_record_batched
 
 SESSION_KEY = "player_token"
 _REQUEST_ID = re.compile(r"[^A-Za-z0-9-]")
@@ -271,9 +271,13 @@ def slip_answer(request, player):
     except ServiceError as refusal:
         if refusal.message.code == "slip_player_removed":  # removed while the phone showed the round
             return _removed(request, player.token, refusal.message.code)
-        error = refusal.text()
-        if round_id is not None:  # kept with the round's receipt: it stays beside the results
-            phone.refusal_keep(round_id, player.pk, refusal.message, now, request_id)
+        if refusal.message.code == "slip_late" and round_id is not None:
+            # A retry handled before its own first try, sent in time and still queued: received.
+            stored = first_try(player, round_id, request_id)
+        if stored is None:
+            error = refusal.text()
+            if round_id is not None:  # kept with the round's receipt: it stays beside the results
+                phone.refusal_keep(round_id, player.pk, refusal.message, now, request_id)
     if not request.htmx:
         return _page(request, _context(player, stored, error=error, typed=request.POST, sent=error is None))
     screen = receipt.receipt_screen(player, stored)
