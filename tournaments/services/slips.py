@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from engine.grading import Grade
 from engine.notation import NotationError, parse_slip
+from server.prepared import Prepared
 from server.writes import ServiceError, writing
 from tournaments import room
-from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange
+from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 from tournaments.selectors import current_round
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.registration import player_held
@@ -90,11 +91,13 @@ def _record(player: Player, round_id: int, text: str, request_id: str, now, fiel
         if not player_held(player):
             raise ServiceError("slip_player_removed")
         rnd = _round_for_slip(round_id)
-        existing = Submission.objects.select_for_update().filter(round=rnd, player=player).first()
-        if request_id and existing is not None and existing.request_id == request_id:
+        existing = _existing_slip(round_id, player.pk)
+        if request_id and existing is not None and existing[1] == request_id:
             # The same sending retried after its answer was lost: stored once, and told so even if
             # the retry itself came after the cutoff.
-            return existing
+            return Submission.objects.get(pk=existing[0])
+        if existing is not None:
+            existing = Submission.objects.get(pk=existing[0])
         if _check_open(rnd, player, now):
             rnd = _reopen_for(rnd)
         sent = {"slip": text.strip()[:80], "at": now.isoformat()}
@@ -115,9 +118,38 @@ def _record(player: Player, round_id: int, text: str, request_id: str, now, fiel
 
 def _round_for_slip(round_id: int) -> Round:
     """What deciding on a slip needs of its round (its state, deadline, tournament's grace), not its
-    rack, board and tops: in the last seconds of a round every phone's slip reads it."""
-    fields = ("status", "deadline", "version", "game__tournament__grace_seconds")
-    return Round.objects.select_related("game__tournament").only(*fields).get(pk=round_id)
+    rack, board and tops: in the last seconds of a round every phone's slip reads it, in one
+    query whose SQL is written once (``server.prepared``)."""
+    row = _ROUND_READ.one(round_id=round_id)
+    if row is None:
+        raise Round.DoesNotExist(round_id)
+    status, deadline, version, game_id, tournament_id, grace = row
+    tournament = Tournament(pk=tournament_id, grace_seconds=grace)
+    game = Game(pk=game_id, tournament=tournament)
+    return Round(pk=round_id, status=status, deadline=deadline, version=version, game=game)
+
+
+def _existing_slip(round_id: int, player_id: int) -> tuple[int, str] | None:
+    """The id and request id of the player's slip of the round, its row locked (PostgreSQL) until the
+    transaction ends; None when there is none."""
+    return _SLIP_READ.one(round_id=round_id, player_id=player_id)
+
+
+_ROUND_READ = Prepared(
+    lambda round_id: Round.objects.filter(pk=round_id).values_list(
+        "status", "deadline", "version", "game_id", "game__tournament_id", "game__tournament__grace_seconds"
+    ),
+    round_id=-1,
+)
+_SLIP_READ = Prepared(
+    lambda round_id, player_id: (
+        Submission.objects.select_for_update()
+        .filter(round_id=round_id, player_id=player_id)
+        .values_list("pk", "request_id")
+    ),
+    round_id=-1,
+    player_id=-2,
+)
 
 
 def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
