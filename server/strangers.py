@@ -6,16 +6,17 @@ Readers of a simultaneous's public page (200 a second) and people training (page
 p99 went from 57 to 113 ms, the slips' from 41 to 150 ms, with the strangers' pages already answered
 first-come after the room's (``server.lanes``) and the public page kept (``server.public``).
 
-So ``manage.py serve`` starts a second server, ``manage.py strangers``, on the next port, at a
-lower priority (nice 10; below normal on Windows), as the scale deployment gives strangers a gunicorn
-of their own: the room's process sends a stranger's request there (``Elsewhere``: 307, the same
-host, the other port, the same path and query, the method and body kept), and the browser then stays
-there, the page's links being relative.  The strangers' process sends anything but strangers'
-pages back (``Elsewhere`` again, the other way): the room's state is changed by the room's process
-only (its memory of the room is forgotten by its own saves).  Both serve the static files and the
-language switch themselves.  Until the strangers' process listens, and if it stops, the room's
-process serves strangers as before (its lanes).  Both share the database (SQLite in WAL mode) and
-the sessions in it: a login is good on both ports (cookies do not name a port)."""
+So ``manage.py serve`` starts a second server, ``manage.py strangers``, on the next port, at a lower
+priority (nice 10 and Linux's idle class; below normal on Windows), as the scale deployment gives
+strangers a gunicorn of their own: the room's process sends a stranger's request there
+(``Elsewhere``: 307, the same host, the other port, the same path and query, the method and body
+kept), and the browser then stays there, the page's links being relative. The strangers' process
+sends anything but strangers' pages back (``Elsewhere`` again, the other way): the room's state is
+changed by the room's process only (its memory of the room is forgotten by its own saves). Both
+serve the static files and the language switch themselves. Until the strangers' process listens, and
+if it stops, the room's process serves strangers as before (its lanes). Both share the database
+(SQLite in WAL mode) and the sessions in it: a login is good on both ports (cookies do not name a
+port)."""
 
 from __future__ import annotations
 
