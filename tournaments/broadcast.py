@@ -99,10 +99,10 @@ def room_message(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") 
     """The room's state as every phone of ``lang`` draws it (``player_room.js``); ``at``: when the
     change was committed (seconds since the epoch: the load benchmark measures from it); ``own_key``:
     the digest of the results a closed round's phones show with it (``room_results``)."""
-    return _json(room_state(screen, lang, at, own_key))
+    return compact_json(room_state(screen, lang, at, own_key))
 
 
-def _json(value) -> str:
+def compact_json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -172,7 +172,7 @@ def own_messages(results: Results, at: float = 0.0):
         solo_value = own.round.game.tournament.solo_value
         for lang in languages():
             message[lang] = own_html(own, lang, solo_value)
-        yield own_room(own.player.pk), _json(message)
+        yield own_room(own.player.pk), compact_json(message)
 
 
 def push_room(tournament_id: int, lang: str) -> str:

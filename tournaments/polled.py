@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 
 from server import memo
-from tournaments.broadcast import _json, languages, room_results, room_state
+from tournaments.broadcast import compact_json, languages, room_results, room_state
 from tournaments.own import own_html
 from tournaments.phone import Phase, Screen, room_screen
 
@@ -69,4 +69,4 @@ def answer(tournament_id: int, player_id: int, key: str, lang: str, remaining: f
         if own is None:
             return None
         messages.insert(0, {"o": state.digest, "at": 0, lang: own_html(own, lang, state.solo_value)})
-    return _json(messages).encode()
+    return compact_json(messages).encode()

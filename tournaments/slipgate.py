@@ -95,9 +95,9 @@ class SlipGate:
     def __call__(self, environ, start_response):
         token = self._slip_token(environ)
         if token is None:
-            polled = self._poll(environ)
-            if polled is not None:
-                return polled(start_response)
+            poll_answer = self._poll(environ)
+            if poll_answer is not None:
+                return poll_answer(start_response)
             return self.application(environ, start_response)
         set_script_prefix(get_script_name(environ))
         signals.request_started.send(sender=self.__class__, environ=environ)
