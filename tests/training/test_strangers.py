@@ -1,9 +1,11 @@
 """Issue 22, strangers' work slows the room: on the laptop's server (``manage.py serve``, a real
-process), four strangers start random training games in a loop while the room's phones poll.  Each
-stranger's fifth new game within a minute is refused with ``Retry-After``; the games are searched by
-a low-priority worker process of the server, not in the threads that answer the phones; every game
-started is played once ready; every phone's poll is answered.  Each client has a loopback address of
-its own (on Linux the whole of 127/8 is the loopback), as on a club's Wi-Fi.  No time is asserted."""
+process), four strangers start random training games in a loop while the room's phones poll.  The
+strangers are sent to the strangers' process (``server/strangers.py``: a 307 to the next port, which
+they follow as a browser does).  Each stranger's fifth new game within a minute is refused with
+``Retry-After``; the games are searched by a low-priority worker process, not in the threads that
+answer the phones; every game started is played once ready; every phone's poll is answered.  Each
+client has a loopback address of its own (on Linux the whole of 127/8 is the loopback), as on a
+club's Wi-Fi.  No time is asserted."""
 
 from __future__ import annotations
 
@@ -68,6 +70,13 @@ class Client:
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
                 self.cookies[key.strip()] = rest.split(";", 1)[0]
+        if answer.status in (307, 308):  # to the strangers' process: followed, and stayed at
+            target = urllib.parse.urlsplit(answer.getheader("Location"))
+            if target.port != self.port:
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection, self.port = None, target.port
+            return self.request(method, target.path + (f"?{target.query}" if target.query else ""), form)
         return answer
 
 
@@ -80,29 +89,37 @@ class Server:
     """``manage.py serve`` on a free port, on this test's database."""
 
     def __init__(self, folder: Path):
-        self.port = free_port()
+        self.port, strangers = free_port(), free_port()
         self.log = folder / "serve.log"
         env = {**os.environ, "DATABASE_URL": shared_database_url(), "ARBITER_VAR_DIR": str(folder / "var")}
+        command = ["manage.py", "serve", "--port", str(self.port), "--strangers-port", str(strangers)]
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "serve", "--port", str(self.port)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        if not wait_for(lambda: listening(self.port) or self.process.poll() is not None, 120):
+                [sys.executable, *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        # Both listening: the strangers' quotas are counted by the strangers' process from the first.
+        up = lambda: listening(self.port) and listening(strangers)  # noqa: E731
+        if not wait_for(lambda: up() or self.process.poll() is not None, 120):
             raise AssertionError(f"the server did not start: {self.log.read_text()}")
         assert self.process.poll() is None, self.log.read_text()
 
     def children(self) -> list[tuple[int, int, int]]:
-        """The server's child processes: (niceness, CPU ticks used, process id)."""
-        found = []
+        """The server's descendants (its strangers' process, their workers): (niceness, CPU ticks
+        used, process id)."""
+        table = {}
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except (OSError, IndexError):
                 continue
-            if int(fields[1]) == self.process.pid:  # its parent
-                found.append((int(fields[16]), int(fields[11]) + int(fields[12]), int(pid)))
-        return found
+            table[int(pid)] = (int(fields[1]), int(fields[16]), int(fields[11]) + int(fields[12]))
+        found, parents = [], {self.process.pid}
+        while True:
+            new = [pid for pid, (parent, *_rest) in table.items() if parent in parents and pid not in parents]
+            if not new:
+                return found
+            parents.update(new)
+            found += [(table[pid][1], table[pid][2], pid) for pid in new]
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -36,6 +36,10 @@ class Command(BaseCommand):
         from django.core.servers.basehttp import get_internal_wsgi_application
 
         from server.waitress import create_server
+        from server.warmup import warm_up_rooms
+
+        # As every web process: the word list loaded, training's searches to a worker of their own.
+        warm_up_rooms()
 
         server = create_server(
             strangers_side(get_internal_wsgi_application(), room_port),
