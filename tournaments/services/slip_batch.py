@@ -28,7 +28,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from server import arrival
@@ -98,6 +98,12 @@ class _Batches:
                         )  # fmt: skip
                     except Exception as failure:  # its savepoint rolled back: the others go on
                         slip.failure = failure
+                        if isinstance(failure, (OperationalError, InterfaceError)):
+                            # The connection itself: the batch's transaction is lost with it (Django
+                            # would roll it back on leaving the block without a word).
+                            raise
+            if connection.connection is None:  # dropped inside the transaction: nothing committed
+                raise OperationalError("the connection was lost before the batch's commit")
             committed = True
         except BaseException as failure:  # the commit, or the connection: none of the batch is stored
             for slip in batch:
