@@ -114,13 +114,13 @@ class Door:
         self._answers: memo.Recent[Answer | None] = memo.Recent("PUBLIC_RESULTS_SECONDS")
 
     def __call__(self, environ, start_response):
-        secret = _plain_secret(environ)
+        secret, cookies = _plain_secret(environ)
         if secret is None:
             return self.application(environ, start_response)
         key = (
             environ.get("PATH_INFO"),
             environ.get("QUERY_STRING", ""),
-            _cookies(environ).get(settings.LANGUAGE_COOKIE_NAME, ""),
+            cookies.get(settings.LANGUAGE_COOKIE_NAME, ""),
             environ.get("HTTP_ACCEPT_LANGUAGE", ""),
         )
         fresh: list[Answer] = []
@@ -166,14 +166,15 @@ def _cookies(environ) -> dict[str, str]:
     return parse_cookie(environ.get("HTTP_COOKIE", ""))
 
 
-def _plain_secret(environ) -> str | None:
-    """The visitor's CSRF cookie, when the request is a plain visitor's GET of a kept page with one."""
+def _plain_secret(environ) -> tuple[str | None, dict[str, str]]:
+    """The visitor's CSRF cookie, when the request is a plain visitor's GET of a kept page with one,
+    and its cookies (read only for such a page)."""
     if environ.get("REQUEST_METHOD") != "GET" or "HTTP_X_KEPT_PAGE" in environ:
-        return None
+        return None, {}
     if not KEPT_PATH.fullmatch(environ.get("PATH_INFO", "")):
-        return None
+        return None, {}
     cookies = _cookies(environ)
     if cookies.get(settings.SESSION_COOKIE_NAME) or cookies.get("messages"):
-        return None
+        return None, cookies
     secret = cookies.get(settings.CSRF_COOKIE_NAME, "")
-    return secret if CSRF_SECRET.fullmatch(secret) else None
+    return (secret if CSRF_SECRET.fullmatch(secret) else None), cookies

@@ -68,6 +68,20 @@ MAX_REQUEST_BYTES = 40 * 1024 * 1024
 THREADS = 2
 
 
+def laptop_server_options(port: int, threads: int) -> dict:
+    """What the laptop's servers (the room's, the strangers') are given: every interface, the
+    connection limits, the biggest body."""
+    return {
+        "host": "0.0.0.0",
+        "port": port,
+        "threads": threads,
+        "connection_limit": CONNECTION_LIMIT,
+        "connections_per_address": CONNECTIONS_PER_ADDRESS,
+        "max_request_body_size": MAX_REQUEST_BYTES,
+        "ident": "arbiter",
+    }
+
+
 class Command(BaseCommand):
     help = "Run the application on this laptop for the club's network."
 
@@ -213,16 +227,7 @@ class Command(BaseCommand):
         # leave the others of a 300-player room waiting.  Requests are stamped on arrival: a slip
         # queued for a thread in the last second is not late.  Slow and idle clients are dropped
         # after short timeouts, and no address holds more than its share (server/waitress.py).
-        server = arrival.create_server(
-            application,
-            host="0.0.0.0",
-            port=port,
-            threads=threads,
-            connection_limit=CONNECTION_LIMIT,
-            connections_per_address=CONNECTIONS_PER_ADDRESS,
-            max_request_body_size=MAX_REQUEST_BYTES,
-            ident="arbiter",
-        )
+        server = arrival.create_server(application, **laptop_server_options(port, threads))
         try:
             server.run()
         finally:

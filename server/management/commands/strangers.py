@@ -11,7 +11,7 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from server.management.commands.serve import CONNECTION_LIMIT, CONNECTIONS_PER_ADDRESS, MAX_REQUEST_BYTES
+from server.management.commands.serve import laptop_server_options
 from server.strangers import READY, strangers_side
 
 #: The strangers' process gives way to the room's (POSIX nice; Windows' below-normal class).
@@ -43,14 +43,8 @@ class Command(BaseCommand):
 
         server = create_server(
             strangers_side(get_internal_wsgi_application(), room_port),
-            host="0.0.0.0",
-            port=port,
-            threads=threads,
-            connection_limit=CONNECTION_LIMIT,
-            connections_per_address=CONNECTIONS_PER_ADDRESS,
-            max_request_body_size=MAX_REQUEST_BYTES,
-            ident="arbiter",
             room_first=False,  # all strangers here: first come, first served
+            **laptop_server_options(port, threads),
         )
         self.stdout.write(READY)
         self.stdout.flush()
