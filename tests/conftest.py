@@ -53,6 +53,21 @@ def _accounts_are_arbiters_of_the_first_club(request):
     post_save.disconnect(sender=User, dispatch_uid="tests-first-club")
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the server's own language (French), as a request, a task or a command
+    does: a test that switches its thread to English (a request through the test client, a call to
+    ``translation.activate``) leaves it so for whatever test the same process runs next."""
+    if "django" not in sys.modules:
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def french() -> Lexicon:
     return Lexicon.default()

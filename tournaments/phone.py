@@ -60,7 +60,7 @@ def slip_text(typed: str, claimed: str = "", *, fisf: bool) -> str:
     text = unicodedata.normalize("NFC", typed).upper().strip()
     text = _JOKER_MARK.sub(lambda found: found.group(1).lower(), text)
     claimed = claimed.strip()
-    if fisf and claimed:
+    if fisf and claimed and text:  # a score alone is an empty slip, not a word "34"
         text = f"{text} {claimed}"
     return text
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -172,7 +174,6 @@ def test_a_closes_messages_are_sent_side_by_side_each_to_its_own_channel(nginx):
     channels = [_a_channel() for _ in range(200)]
     assert push.send_all((channel, f"result of {channel}") for channel in channels) == len(channels)
     assert len(push._ways) == push.PUBLISH_WAYS
-    assert all(way.connection is not None for way in push._ways)  # each connection took some
 
     async def listen():
         return await asyncio.gather(*(_subscribe(nginx.port, f"/push/{c}", PLAIN) for c in channels[::20]))
@@ -180,3 +181,52 @@ def test_a_closes_messages_are_sent_side_by_side_each_to_its_own_channel(nginx):
     for channel, answer in zip(channels[::20], asyncio.run(listen())):
         assert answer.status == 200 and answer.messages == [f"result of {channel}"]
     assert not _aborts(nginx)
+
+
+def test_a_closes_messages_are_in_flight_on_every_connection_at_once(settings):
+    """``push.send_all`` really sends side by side: a publisher that answers none of the first
+    ``PUBLISH_WAYS`` messages until all of them have arrived (a barrier; nginx answers too fast for a
+    test to see the overlap) still gets every message, on ``PUBLISH_WAYS`` kept-alive connections."""
+    barrier = threading.Barrier(push.PUBLISH_WAYS, timeout=10)
+    seen: list[tuple[int, str]] = []  # (client port, channel), in arrival order
+    lock = threading.Lock()
+
+    class Publisher(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # kept alive, as nginx does
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            with lock:
+                seen.append((self.client_address[1], self.path))
+                early = len(seen) <= push.PUBLISH_WAYS
+            status = 201
+            if early:
+                try:
+                    barrier.wait()
+                except threading.BrokenBarrierError:
+                    status = 500  # the messages did not overlap
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Publisher)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.PUSH_PUBLISH_URL = f"http://127.0.0.1:{server.server_address[1]}/pub/"
+    push._ways.clear()
+    try:
+        channels = [f"c{i}" for i in range(40)]
+        assert push.send_all((channel, "m") for channel in channels) == len(channels)
+    finally:
+        server.shutdown()
+        server.server_close()
+        for way in push._ways:
+            if way.connection is not None:
+                way.connection.close()
+        push._ways.clear()
+    assert not barrier.broken
+    assert sorted(path for _, path in seen) == sorted(f"/pub/{c}" for c in channels)
+    assert len({port for port, _ in seen}) == push.PUBLISH_WAYS  # one connection per way, kept

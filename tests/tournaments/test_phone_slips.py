@@ -50,12 +50,22 @@ def _post(client, player, rnd, slip, claimed="", request_id="r-1"):
         ("? jointa", "", True, "? JOINTA"),
         ("jointa? 34", "", True, "JOINTa 34"),
         ("h4 joint??", "", True, "H4 JOINt?"),
+        # A score with no slip is an empty slip, not a word "34".
+        ("", "34", True, ""),
+        ("   ", "34", True, ""),
     ],
 )
 def test_the_phones_slip_is_read_in_upper_case_with_a_question_mark_after_each_joker(
     typed, claimed, fisf, slip
 ):
     assert phone.slip_text(typed, claimed, fisf=fisf) == slip
+
+
+def test_a_score_sent_without_its_slip_is_told_the_slip_is_empty(client, players, game):
+    rnd = _running(game)
+    html = _post(client, players[0], rnd, "", claimed="34").content.decode()
+    assert "Le bulletin est vide." in html and "pas une lettre" not in html
+    assert not Submission.objects.filter(round=rnd, player=players[0]).exists()
 
 
 def test_a_slip_typed_in_lower_case_plays_no_joker(client, players, game):

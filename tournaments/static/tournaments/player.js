@@ -454,6 +454,9 @@
     retrying: function () { return retryTimer !== null; }
   };
 
+  // At the swap, not only at the settle (20 ms later): the new round's heading, its phase and the
+  // slip emptied for it all change in the same instant; a slip typed in between would be lost.
+  document.addEventListener("htmx:afterSwap", onStatus);
   document.addEventListener("htmx:afterSettle", onStatus);
   document.addEventListener("DOMContentLoaded", onStatus);
   setInterval(tick, 250);
