@@ -215,7 +215,7 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "server.cache.RedisCache",  # Django's, its client kept (server/cache.py)
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "arbiter",
             # A cache answers in milliseconds: one that does not is down, and is treated so at once.
@@ -302,8 +302,10 @@ POLL_MEMO_SECONDS = 0.5
 #: query for the whole room, they change only when the arbiter edits the list (seen at once by every
 #: process: an edit or a removal moves the room's mark in the shared cache, tournaments/room.py,
 #: which each process checks before using what it kept).  Reading a hall of 1,500 players
-#: every half second in each web process cost a tenth of each slip in the last seconds of a round.
-ROOM_MEMO_SECONDS = 5.0
+#: every half second in each web process cost a tenth of each slip in the last seconds of a round;
+#: every 5 s, still a tenth with 4 workers (py-spy, 2026-11-28): the mark keeps it true, the minute
+#: only bounds what a change made outside the application (a hand-edited row) leaves unseen.
+ROOM_MEMO_SECONDS = 60.0
 #: How long a web process shows the same standings on a simultaneous's public page (its readers
 #: refresh it; the organiser's own page is always worked out afresh).
 PUBLIC_RESULTS_SECONDS = 5.0

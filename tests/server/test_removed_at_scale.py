@@ -52,7 +52,7 @@ def front(tmp_path, static_files, settings, redis_server):
     redis_url = f"{redis_server}/4"
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "server.cache.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": "arbiter",
         }

@@ -194,7 +194,7 @@ def test_with_redis_the_count_is_kept_where_every_process_reads_it(client, db, s
     prefix = f"test-{secrets.token_hex(4)}"
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "server.cache.RedisCache",
             "LOCATION": redis_cache_url,
             "KEY_PREFIX": prefix,
         }
@@ -211,7 +211,7 @@ def test_with_redis_the_count_is_kept_where_every_process_reads_it(client, db, s
 def test_a_cache_that_does_not_answer_lifts_the_brake_and_players_keep_playing(client, players, settings):
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "server.cache.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
@@ -224,7 +224,7 @@ def test_a_cache_that_does_not_answer_lifts_the_brake_and_players_keep_playing(c
 def test_redis_url_puts_the_cache_in_redis(tmp_path, redis_cache_url):
     show = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
     done = _manage(tmp_path, "shell", "-v", "0", "-c", show, REDIS_URL=redis_cache_url)
-    assert done.stdout.strip() == "django.core.cache.backends.redis.RedisCache", done.stderr
+    assert done.stdout.strip() == "server.cache.RedisCache", done.stderr
     done = _manage(tmp_path, "shell", "-v", "0", "-c", show)
     assert done.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache", done.stderr
 
