@@ -40,7 +40,7 @@ def game_results(request, pk: int):
     context = {
         "game": game,
         "tournament": game.tournament,
-        "ranking": standings.game_rows(standings.game_ranking(game)),
+        "ranking": standings.game_rows_shared(game),
         "main": game.tournament.percent_base,
         "key": key,
         "poll": "results:game_results",

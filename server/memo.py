@@ -37,14 +37,17 @@ _memos: list[Recent] = []
 
 
 class Recent(Generic[T]):
-    def __init__(self, window: str = "POLL_MEMO_SECONDS") -> None:
-        """``window``: the setting that says how long a value is kept, in seconds."""
+    def __init__(self, window: str = "POLL_MEMO_SECONDS", *, forgotten_on_saves: bool = True) -> None:
+        """``window``: the setting that says how long a value is kept, in seconds.
+        ``forgotten_on_saves``: False for a memo whose values are kept under a mark that a save moves
+        (``still_good``), so that a save of another kind (a round's, in the arbiter's process) does
+        not make every phone's next request read it again."""
         self._window = window
         self._lock = threading.Lock()
         self._values: dict[Hashable, tuple[float, T]] = {}
         # Moved by every forget: a value read from the database before a forget is not kept after it.
         self._generation = 0
-        _memos.append(self)
+        (_memos if forgotten_on_saves else _marked).append(self)
 
     def get(
         self, key: Hashable, compute: Callable[[], T], still_good: Callable[[T], bool] | None = None
@@ -99,7 +102,27 @@ class Kept(Generic[T]):
             self._values.clear()
 
 
+class Derived(Generic[T]):
+    """Values made from an object the process keeps (a shared ranking's rows, their HTML), under the
+    object's identity and what else names them (a language): made once while the object is the one
+    shown.  The object is held with its value, so that its id stays its own."""
+
+    def __init__(self, size: int) -> None:
+        self._kept: Kept[tuple[object, T]] = Kept(size)
+
+    def of(self, source: object, also: Hashable, make: Callable[[], T]) -> T:
+        key = (id(source), also)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is source:
+            return kept[1]
+        value = make()
+        self._kept.put(key, (source, value))
+        return value
+
+
 _kept: list[Kept] = []
+#: The ``Recent`` memos kept under a mark, not forgotten by a save (``forget_everything`` does).
+_marked: list[Recent] = []
 
 
 def forget_all() -> None:
@@ -111,6 +134,8 @@ def forget_all() -> None:
 def forget_everything() -> None:
     """Every ``Recent`` and ``Kept`` value forgotten (tests: rolled-back tests reuse the ids)."""
     forget_all()
+    for memo in _marked:
+        memo.clear()
     for kept in _kept:
         kept.clear()
 

@@ -12,7 +12,7 @@ from engine.draw import Rejection, remaining_after
 from engine.notation import rack_text
 from engine.ranking import Row
 from server.language import interface_language
-from tournaments import standings, tried
+from tournaments import room, standings, tried
 from tournaments.announce import round_announcement
 from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
 from tournaments.follow import follows_lead, lead_entry, record_move, waits_for_lead
@@ -27,7 +27,6 @@ from tournaments.selectors import (
     missing_tables,
     round_changes,
     round_key,
-    round_slips,
     seconds_left,
     slips_received,
     top_overdue,
@@ -147,7 +146,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         players=Player.objects.filter(tournament_id=game.tournament_id).count(),
         top_so_far=top_so_far(game),
         next_number=(rnd.number + 1) if rnd else 1,
-        ranking=standings.game_rows(standings.game_ranking(game)),
+        ranking=standings.game_rows_shared(game),
         board=_board(game),
         rack=rack_tiles(rnd) if rnd else [],
         graded=graded_rounds(game.pk),
@@ -204,7 +203,7 @@ def slips_panel(game: Game, number: int | None = None) -> SlipsPanel | None:
     shown = next((r for r in graded if r.number == number), graded[-1])
     rnd = Round.objects.select_related("game").get(pk=shown.pk)
     return SlipsPanel(
-        rnd, round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk,
+        rnd, room.round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk,
         tried=tried.round_tried(rnd),
     )  # fmt: skip
 
@@ -270,7 +269,8 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         board=_board(game),
         rack=rack_tiles(rnd) if rnd else [],
-        ranking=() if running else standings.game_rows(standings.game_ranking(game)).rows,
+        # The ranking the arbiter's screen shows, made once per change (a hall of 1,500: 0.2 s).
+        ranking=() if running else standings.game_rows_shared(game).rows,
         sentences=round_announcement(rnd) if rnd else [],
         top=top,
         top_words=words,

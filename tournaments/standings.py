@@ -9,18 +9,22 @@ import contextlib
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import Max, Sum
+from django.db.models import Count, Max, Sum
 
 from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameRanking, GameScores, Row, Rules, Score, TournamentRanking, rows
 from server import memo
 from server.language import interface_language
+from tournaments import room
 from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: How long a computed ranking is kept; its key changes with every result anyway.
 RANKING_SECONDS = 600
@@ -102,30 +106,40 @@ def tournament_ranking_shared(tournament: Tournament, changes: str | None = None
     rules = repr(rules_of(tournament)).encode()
     digest = hashlib.sha1(rules + changes.encode()).hexdigest()
     key = f"ranking:{tournament.pk}:{digest}"
-    ranking = _rankings.get(key)
-    if ranking is not None:
-        return ranking
+    return _kept_or_shared(_rankings, key, lambda: tournament_ranking(tournament))
+
+
+def _kept_or_shared(kept: memo.Kept[T], key: str, make: Callable[[], T]) -> T:
+    """The value under ``key`` (which names its content) as this process keeps it, else as another
+    process left it in the shared cache, else made here and left there for the others."""
+    value = kept.get(key)
+    if value is not None:
+        return value
     try:
-        ranking = cache.get(key)
-    except Exception:  # the cache is Redis and Redis is down: the ranking is still right, only slower
-        log.warning("cache unreachable: ranking shared by this process only", exc_info=True)
-    if ranking is None:
-        ranking = tournament_ranking(tournament)
+        value = cache.get(key)
+    except Exception:  # the cache is Redis and Redis is down: the value is still right, only slower
+        log.warning("cache unreachable: %s made by this process only", key, exc_info=True)
+    if value is None:
+        value = make()
         with contextlib.suppress(Exception):
-            cache.set(key, ranking, RANKING_SECONDS)
-    _rankings.put(key, ranking)
-    return ranking
+            cache.set(key, value, RANKING_SECONDS)
+    kept.put(key, value)
+    return value
 
 
 def results_key(tournament_id: int) -> str:
     """Changes whenever a ranking of the tournament can change: a round counted, placed or cancelled,
-    a slip corrected, a player added.  Pages poll it and redraw only when it moves."""
-    rounds = Round.objects.filter(game__tournament_id=tournament_id).aggregate(v=Sum("version"), n=Max("id"))
-    corrected = SubmissionChange.objects.filter(player__tournament_id=tournament_id).aggregate(
-        n=Max("id")
-    )["n"]
+    a slip corrected, a player added, a game added or abandoned.  Pages poll it and redraw only when
+    it moves.  Only the counted rounds (closed or placed) are in it: a rack drawn or a clock started
+    changes no ranking, and a hall's 1,500-player ranking was made again at each (0.2 s)."""
+    counted = Round.objects.filter(game__tournament_id=tournament_id, status__in=COUNTED)
+    rounds = counted.aggregate(v=Sum("version"), n=Max("id"), c=Count("id"))
+    games = Game.objects.filter(tournament_id=tournament_id).exclude(status=Game.Status.ABANDONED)
+    played = games.aggregate(n=Max("id"), c=Count("id"))
+    changes = SubmissionChange.objects.filter(player__tournament_id=tournament_id)
+    corrected = changes.aggregate(n=Max("id"))["n"]
     players = Player.objects.filter(tournament_id=tournament_id).aggregate(n=Max("id"))["n"]
-    return f"{rounds['n']}.{rounds['v']}.{corrected}.{players}"
+    return f"{rounds['n']}.{rounds['v']}.{rounds['c']}.{corrected}.{players}.{played['n']}.{played['c']}"
 
 
 # -- rankings for the screens ---------------------------------------------------------------------
@@ -153,6 +167,40 @@ def game_rows(ranking: GameRanking, lang: str | None = None) -> Ranking:
     return Ranking(ranking.top, rows(ranking, lang or interface_language()), solos_announced(ranking))
 
 
+#: A few games' rankings as the arbiter's game screen shows them, under what names their content.
+_game_rows: memo.Kept[Ranking] = memo.Kept(32)
+
+
+def game_rows_shared(game: Game) -> Ranking:
+    """``game_rows(game_ranking(game))``, made once per change of what it shows and kept by the
+    process: the arbiter's game screen is redrawn every second while slips come in, and ranking a
+    hall of 1,500 players took half of each redraw (93 ms of CPU, issue 24).  Kept under the
+    tournament's ``results_key`` (read at most ``settings.POLL_MEMO_SECONDS`` ago, as the phones'
+    ranking), the room's players' mark (a name or a category changed: ``room.players_mark``), the
+    rules and the language; made afresh when the shared cache does not answer."""
+    tournament = game.tournament
+    mark = room.players_mark(tournament.pk)
+    if mark is None:
+        return game_rows(game_ranking(game))
+    changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
+    names = (game.pk, changes, mark, repr(rules_of(tournament)), interface_language())
+    # Shared by the server's processes: the arbiter's screen and the projector ask at the same
+    # change, each in whichever process takes it (50-60 ms each at 1,500 players).
+    key = f"game-rows:{game.pk}:{hashlib.sha1(repr(names).encode()).hexdigest()}"
+    return _kept_or_shared(_game_rows, key, lambda: game_rows(game_ranking(game)))
+
+
+#: Rows made lately, under the ranking object and the language: the shared ranking
+#: (``tournament_ranking_shared``) is shown again and again between two changes, and its rows (and
+#: their text, ``templatetags.rows``) are made once.
+_tournament_rows: memo.Derived[Ranking] = memo.Derived(16)
+
+
 def tournament_rows(ranking: TournamentRanking, lang: str | None = None) -> Ranking:
-    solos = [solo for game in ranking.games for solo in solos_announced(game)]
-    return Ranking(ranking.top, rows(ranking, lang or interface_language()), solos)
+    lang = lang or interface_language()
+
+    def make() -> Ranking:
+        solos = [solo for game in ranking.games for solo in solos_announced(game)]
+        return Ranking(ranking.top, rows(ranking, lang), solos)
+
+    return _tournament_rows.of(ranking, lang, make)

@@ -110,7 +110,27 @@ def test_the_results_key_moves_when_a_round_counts_or_a_slip_is_corrected(tourna
     rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
     after_round = standings.results_key(tournament.pk)
     services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
-    assert len({before, after_round, standings.results_key(tournament.pk)}) == 3
+    corrected = standings.results_key(tournament.pk)
+    assert len({before, after_round, corrected}) == 3
+    # A rack drawn, a clock started, a slip sent: no ranking changes, nor does the key (a hall's
+    # 1,500-player ranking was made again at each).
+    second = services.round_draw(game_id=game.pk, expected_number=2).round
+    services.round_start(round_id=second.pk)
+    second = Round.objects.get(pk=second.pk)  # its top, searched meanwhile
+    services.submission_record(player=players[0], round_id=second.pk, text=_slip(second))
+    assert standings.results_key(tournament.pk) == corrected
+    services.round_close(round_id=second.pk)
+    closed = standings.results_key(tournament.pk)
+    assert closed != corrected
+    # A round cancelled once closed (its scores void: the ranking before it, and its key), a game
+    # added or abandoned: the rankings change.
+    services.round_cancel(round_id=second.pk)
+    cancelled = standings.results_key(tournament.pk)
+    assert cancelled != closed
+    other = _prepared(tournament, "game-002.json")
+    added = standings.results_key(tournament.pk)
+    services.game_abandon(game_id=other.pk)
+    assert added != cancelled and standings.results_key(tournament.pk) != added
 
 
 # -- the live pages ------------------------------------------------------------------------------

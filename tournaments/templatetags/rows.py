@@ -9,11 +9,13 @@ from html import escape
 
 from django import template
 from django.middleware.csrf import get_token
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from server import memo
 from tournaments.models import PercentBase
 from tournaments.phone import typed_slip
 
@@ -36,6 +38,7 @@ def slip_rows(context, rows, rnd) -> SafeString:
         "none": escape(gettext("aucun bulletin")),
         "correct": escape(gettext("Corriger")),
         "history": escape(gettext("historique")),
+        "label": escape(gettext("Bulletin de la table %(table)s")),
     }
     out = []
     for row in rows:
@@ -93,7 +96,7 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
             slip += f' <small title="{words["by_arbiter"]}">✎</small>'
         paid = str(sub.paid)
         reason = escape(sub.message_en if english else sub.message)
-    label = escape(gettext("Bulletin de la table %(table)s") % {"table": table})
+    label = words["label"] % {"table": table}
     grace = ""
     if row.in_grace:
         at = timezone.localtime(sub.received_at).strftime("%H:%M:%S")
@@ -122,6 +125,12 @@ def ranking_caption(rows) -> SafeString:
     return mark_safe(f'<caption class="base">{escape(said)}</caption>')
 
 
+#: Rows written lately, under the rows object and the language: a ranking kept by its process
+#: (``standings.game_rows_shared``) is shown by the arbiter's screen and the projector at each redraw
+#: (1,500 rows: 15 to 50 ms each time).
+_written: memo.Derived[SafeString] = memo.Derived(16)
+
+
 @register.simple_tag
 def ranking_rows(rows) -> SafeString:
     """A ranking's rows (``engine.ranking.Row``): rank, name and table, the figure ranked on (the
@@ -129,14 +138,56 @@ def ranking_rows(rows) -> SafeString:
     the language's notation), solos and warnings when there are any."""
     if not rows:
         return mark_safe(f'<tr><td colspan="7" class="empty">{escape(gettext("Aucun joueur."))}</td></tr>')
+    return _written.of(rows, translation.get_language(), lambda: _ranking_rows(rows))
+
+
+def _ranking_rows(rows) -> SafeString:
     out = []
     for row in rows:
         percent = formats.number_format(row.percent, 2)
         out.append(
             f'\n    <tr><td class="num">{row.rank}</td>'
-            f'<td>{escape(row.name)} <small>({row.table})</small></td>'
+            f"<td>{escape(row.name)} <small>({row.table})</small></td>"
             f'<td class="num">{row.score}</td><td class="num">{row.negatif}</td>'
             f'<td class="num">{percent}</td><td class="num">{row.solos or ""}</td>'
             f'<td class="num">{row.warnings or ""}</td></tr>'
         )
     return mark_safe("".join(out))
+
+
+#: The results pages' rows written lately, as ``_written``: under the rows object, the language
+#: and the main column.  A hall's tournament ranking (1,500 rows) drawn by the template language
+#: cost 90 ms at each view (issue 24).
+_results_written: memo.Derived[SafeString] = memo.Derived(16)
+
+
+@register.simple_tag
+def results_rows(rows, games, main: str) -> SafeString:
+    """The results page's rows (``engine.ranking.Row``): ranks in the ranking, its series and its
+    category, table, name, club, each part (a round's or a game's score, where ``games`` are shown),
+    the paid scores, solos' points, penalty, total, négatif, percentage and warnings; the figure
+    ranked on (``main``) in bold."""
+    if not rows:
+        return mark_safe(f'<tr><td colspan="13" class="empty">{escape(gettext("Aucun joueur."))}</td></tr>')
+    also = (translation.get_language(), main, bool(games))
+    return _results_written.of(
+        rows, also, lambda: mark_safe("".join(_results_row(row, bool(games), main) for row in rows))
+    )
+
+
+def _results_row(row, games: bool, main: str) -> str:
+    def cell(value, bold: bool = False) -> str:
+        return f'<td class="num"><strong>{value}</strong></td>' if bold else f'<td class="num">{value}</td>'
+
+    series = f"{row.series_rank}<small> ({escape(row.series)})</small>" if row.series else ""
+    category = f"{row.category_rank}<small> ({escape(row.category)})</small>" if row.category else ""
+    parts = "".join(cell(part) for part in row.parts) if games else ""
+    solos = f"+{row.solo_points}" if row.solo_points else ""
+    penalty = f"−{row.penalty}" if row.penalty else ""
+    percent = cell(floatformat(row.percent, 2), main == "percent")
+    return (
+        f'\n      <tr><td class="num">{row.rank}</td><td>{series}</td><td>{category}</td>'
+        f'<td class="num">{row.table}</td><td>{escape(row.name)}</td><td>{escape(row.club)}</td>{parts}'
+        f"{cell(row.paid, main == 'paid')}{cell(solos)}{cell(penalty)}{cell(row.total, main == 'total')}"
+        f"{cell(row.negatif)}{percent}{cell(row.warnings or '')}</tr>"
+    )
