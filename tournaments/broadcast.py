@@ -15,11 +15,9 @@ so neither the arbiter's request nor the phone's that closed the round waits for
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,10 +31,11 @@ from engine import alphabet
 from engine.board import CELLS
 from server import memo, push
 from server.writes import BROKER_DOWN, task
-from tournaments import room, standings
+from tournaments import room
+from tournaments.closed_results import Shared, results_of, worker_sent
 from tournaments.models import Game, Round
-from tournaments.own import own_html
-from tournaments.phone import Phase, Screen, other_ended_games, player_standing, room_screen
+from tournaments.own import languages
+from tournaments.phone import Phase, Screen, room_screen
 from tournaments.selectors import round_key
 
 log = logging.getLogger(__name__)
@@ -45,10 +44,6 @@ log = logging.getLogger(__name__)
 OWN_SLOT = '<div class="own"></div>'
 #: The common part under its (state key, language): a few rooms' current states.
 _common: memo.Kept[str] = memo.Kept(256)  # under the state key, language, rack and top
-
-
-def languages() -> list[str]:
-    return [code for code, _name in settings.LANGUAGES]
 
 
 def common_html(screen: Screen, lang: str) -> str:
@@ -124,55 +119,10 @@ def room_state(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") ->
     }
 
 
-@dataclass
-class Results:
-    """A closed round's results as each phone of the room shows its own, before they are written, and
-    their digest: the same digest, the same results (a top placed changes none of them)."""
-
-    screens: list[Screen]
-    digest: str
-
-
-def room_results(screen: Screen) -> Results:
-    """Each player's own part of the closed round ``screen`` shows: the round's slips read once, the
-    ranking computed once."""
-    rnd = screen.round
-    tournament = rnd.game.tournament
-    slips = room.round_slips_kept(rnd)
-    ranking = standings.tournament_ranking_shared(tournament)
-    earlier = other_ended_games(rnd) if screen.phase == Phase.ENDED else []
-    digest = hashlib.blake2s(repr((rnd.pk, screen.phase, earlier, tournament.solo_value)).encode())
-    screens = []
-    for player in room.room_players(tournament.pk).values():
-        sub = slips.get(player.pk)
-        own = Screen(
-            player=player,
-            round=rnd,
-            phase=screen.phase,
-            signature=screen.signature,
-            rack=[],
-            remaining=None,
-            submission=sub,
-            board=[],
-            standing=player_standing(player, ranking),
-            earlier_games=earlier,
-        )
-        graded = (
-            None if sub is None else (sub.graded_at is not None, sub.sanction, sub.message, sub.message_en)
-        )
-        digest.update(repr((player.pk, player.token, graded, own.standing)).encode())
-        screens.append(own)
-    return Results(screens, digest.hexdigest()[:16])
-
-
-def own_messages(results: Results, at: float = 0.0):
+def own_messages(results: Shared, at: float = 0.0):
     """Each player's own result, in every language, for the player's own channel."""
-    for own in results.screens:
-        message = {"o": results.digest, "at": round(at, 3)}
-        solo_value = own.round.game.tournament.solo_value
-        for lang in languages():
-            message[lang] = own_html(own, lang, solo_value)
-        yield own_room(own.player.pk), compact_json(message)
+    for player_id, html in results.every_own():
+        yield own_room(player_id), compact_json({"o": results.digest, "at": round(at, 3), **html})
 
 
 def push_room(tournament_id: int, lang: str) -> str:
@@ -198,7 +148,8 @@ def messages(tournament_id: int, key: str, at: float = 0.0):
     each language, naming the results it goes with, then each player's result when they changed (a
     close, a correction; not a top placed: the phones keep theirs)."""
     screen = room_screen(tournament_id, pushed=key)
-    results = room_results(screen) if screen.phase in (Phase.CLOSED, Phase.ENDED) else None
+    closed = screen.phase in (Phase.CLOSED, Phase.ENDED)
+    results = results_of(screen, room.players_mark(tournament_id), pusher=True) if closed else None
     own_key = results.digest if results else ""
     for lang in languages():
         yield push_room(tournament_id, lang), room_message(screen, lang, at, own_key)
@@ -243,6 +194,7 @@ def _announce(tournament_id: int) -> None:
         # A Celery worker makes and sends them (1,500 results at a close: about 0.3 s of CPU and as
         # many messages): not the web process, whose threads answer the round's last slips then.
         try:
+            worker_sent(tournament_id, key)  # first: a poll crossing the change leaves the results to it
             task(BROADCAST_TASK).apply_async((tournament_id, key, at), expires=60)
             return
         except BROKER_DOWN:

@@ -8,9 +8,16 @@ from __future__ import annotations
 import functools
 from html import escape
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext
+
+
+def languages() -> list[str]:
+    """The interface's languages: a room's messages and each phone's own result are made in each."""
+    return [code for code, _name in settings.LANGUAGES]
+
 
 #: The words every result says, looked up once per language (a close writes 1,500 results, in each).
 _WORDS = ("0 — aucun bulletin remis.", "solo : +%(value)s", "Scores", "Total", "négatif", "rang", "solos")

@@ -7,9 +7,10 @@ templates) cost 2.8 ms of CPU a phone.  Instead, the phone's script (``player_ro
 so with its page's language, ``d``) is answered by ``tournaments.slipgate`` before Django with the
 room's state as pushed (``broadcast.room_state``: the common part's HTML, the board as 225 letters,
 the seconds left) and, after a close, its own result (``own.own_html``), and draws them itself, as
-on a pushed phone.  The room's part and the closed round's results are made once per state and
-moment for the whole room (``POLL_MEMO_SECONDS``; a save in this process forgets them); each phone's
-own line is written for it (its language only).
+on a pushed phone.  The room's part is made once per state for the whole room (kept under the
+state's key and the room's players' mark; a save in this process forgets it); a closed round's
+results once for the whole server (``closed_results``: made by the process that pushes them, read by
+the others), each phone's own line from them.
 
 The answer is a JSON list: its own result first (when the round is closed), then the room's state.
 Its ``at`` is 0: a polled state was not pushed (the load benchmark counts the poll's own time)."""
@@ -20,9 +21,10 @@ import threading
 from dataclasses import dataclass
 
 from server import memo
-from tournaments.broadcast import compact_json, languages, room_results, room_state
-from tournaments.own import own_html
-from tournaments.phone import Phase, Screen, room_screen
+from tournaments.broadcast import compact_json, languages, room_state
+from tournaments.closed_results import Shared, results_of
+from tournaments.phone import Phase, room_screen
+from tournaments.room import players_mark
 
 
 @dataclass(frozen=True)
@@ -31,25 +33,27 @@ class Polled:
 
     key: str
     rooms: dict[str, dict]  # language -> the room's state, as pushed
-    results: dict[int, Screen] | None  # player id -> the player's own part of a closed round
-    digest: str
-    solo_value: int
+    results: Shared | None  # a closed round's results: each player's own part
 
 
-_polled: memo.Recent[Polled] = memo.Recent()
+#: Under the state's key and the room's players' mark, which name what it holds (a round's version
+#: moves with its slips' grades, the mark with a player's or the tournament's change): kept while
+#: they stay (made again every half second, a closed round's 1,500 results took 0.3 s of CPU in each
+#: web process, each time a phone polled).  Without a mark (the cache not answering): half a second.
+_polled: memo.Recent[Polled] = memo.Recent("ROOM_MEMO_SECONDS")
+_polled_briefly: memo.Recent[Polled] = memo.Recent()
 # One thread makes a room's state while the others asking for it wait, then take it: at a close the
 # whole room asks at once.
 _making = threading.Lock()
 
 
-def _make(tournament_id: int, key: str) -> Polled:
+def _make(tournament_id: int, key: str, mark: str | None) -> Polled:
     screen = room_screen(tournament_id, pushed=key)
-    results = room_results(screen) if screen.phase in (Phase.CLOSED, Phase.ENDED) else None
+    closed = screen.phase in (Phase.CLOSED, Phase.ENDED)
+    results = results_of(screen, mark) if closed else None
     digest = results.digest if results else ""
     rooms = {lang: room_state(screen, lang, 0.0, digest) for lang in languages()}
-    own = None if results is None else {s.player.pk: s for s in results.screens}
-    solo_value = screen.round.game.tournament.solo_value if screen.round else 0
-    return Polled(screen.signature, rooms, own, digest, solo_value)
+    return Polled(screen.signature, rooms, results)
 
 
 def answer(tournament_id: int, player_id: int, key: str, lang: str, remaining: float | None) -> bytes | None:
@@ -58,15 +62,17 @@ def answer(tournament_id: int, player_id: int, key: str, lang: str, remaining: f
     the closed round's results do not hold: registered since)."""
     if lang not in languages():
         return None
+    mark = players_mark(tournament_id)
+    kept = _polled if mark is not None else _polled_briefly
     with _making:
-        state = _polled.get((tournament_id, key), lambda: _make(tournament_id, key))
+        state = kept.get((tournament_id, key, mark), lambda: _make(tournament_id, key, mark))
     room = state.rooms[lang]
     if room["ph"] == Phase.RUNNING and remaining is not None:
         room = {**room, "rem": round(remaining, 1)}
     messages = [room]
     if state.results is not None:
-        own = state.results.get(player_id)
+        own = state.results.own(player_id, lang)
         if own is None:
             return None
-        messages.insert(0, {"o": state.digest, "at": 0, lang: own_html(own, lang, state.solo_value)})
+        messages.insert(0, {"o": state.results.digest, "at": 0, lang: own})
     return compact_json(messages).encode()

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournaments import services, standings
 from tournaments.models import Round, Submission
@@ -124,3 +124,67 @@ def test_below_the_solo_threshold_the_phone_says_nothing_of_solos(client, player
     for headers in ({}, ENGLISH):
         status = _status(client.get(_page(alice), **headers).content.decode()).lower()
         assert "solo" not in status
+
+
+def test_the_game_screens_ranking_is_made_once_per_change_and_follows_every_change(
+    client, players, game, arbiter, django_assert_max_num_queries
+):
+    """The arbiter's game screen redraws every second while slips come in: its ranking is made once
+    per change of the results or of the players (issue 24), and is the one made afresh."""
+    alice, bruno, _chloe = players
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd))
+    _closed(rnd)
+    game.refresh_from_db()
+    made = standings.game_rows_shared(game)
+    assert made == standings.game_rows(standings.game_ranking(game))
+    assert made.rows[0].name == alice.name and made.rows[0].total == rnd.tops[0]["score"]
+    with django_assert_max_num_queries(4):  # the results' key; no ranking made again
+        assert standings.game_rows_shared(game) is made
+    services.player_update(player=alice, table_number=alice.table_number, name="Alice A.")
+    assert standings.game_rows_shared(game).rows[0].name == "Alice A."
+    services.submission_correct(round_id=rnd.pk, player=bruno, text=_top(rnd), user=arbiter)
+    after = standings.game_rows_shared(game)
+    assert after == standings.game_rows(standings.game_ranking(game))
+    assert {row.total for row in after.rows[:2]} == {rnd.tops[0]["score"]}
+
+
+def test_the_projectors_ranking_is_the_kept_one_and_its_rows_are_written_once_per_change(
+    client, players, game, arbiter, monkeypatch
+):
+    """The projector shows the arbiter's screen's kept ranking (not one made at each redraw), and a
+    ranking's rows are written once per ranking and language; a rename shows at the next redraw."""
+    from tournaments import screens
+    from tournaments.templatetags import rows as rows_tags
+
+    alice = players[0]
+    rnd = _running(game)
+    _send(client, alice, rnd, _top(rnd))
+    _closed(rnd)
+    game.refresh_from_db()
+    shown = screens.projection(game).ranking
+    assert shown is standings.game_rows_shared(game).rows and shown[0].name == alice.name
+    written = []
+    write = rows_tags._ranking_rows
+    monkeypatch.setattr(rows_tags, "_ranking_rows", lambda rows: written.append(rows) or write(rows))
+    first = rows_tags.ranking_rows(shown)
+    assert rows_tags.ranking_rows(shown) is first and len(written) == 1
+    assert f"{alice.name} <small>" in first and "100,00" in first
+    with translation.override("en"):
+        assert "100.00" in rows_tags.ranking_rows(shown) and len(written) == 2
+    services.player_update(player=alice, table_number=alice.table_number, name="Alice A.")
+    renamed = screens.projection(game).ranking
+    assert renamed[0].name == "Alice A." and "Alice A. <small>" in rows_tags.ranking_rows(renamed)
+
+
+def test_a_shared_tournament_rankings_rows_are_made_once_per_language(client, players, game):
+    rnd = _running(game)
+    _send(client, players[0], rnd, _top(rnd))
+    _closed(rnd)
+    ranking = standings.tournament_ranking_shared(game.tournament)
+    rows = standings.tournament_rows(ranking)
+    assert standings.tournament_rows(ranking) is rows and rows.rows[0].name == players[0].name
+    english = standings.tournament_rows(ranking, "en")
+    assert english is not rows and english.rows == standings.rows(ranking, "en")
+    fresh = standings.tournament_ranking(game.tournament)  # another ranking: its own rows
+    assert standings.tournament_rows(fresh) is not rows and standings.tournament_rows(fresh) == rows

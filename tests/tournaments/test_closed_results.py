@@ -1,0 +1,163 @@
+"""A closed round's results made once for the whole server (tournaments/closed_results.py), on a real
+Redis: the process that pushes them makes them, the web processes read each phone's own entry."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.parse
+
+import pytest
+from django.core.cache import cache
+
+from arbiter.wsgi import application
+from tests.live_services import REDIS_DATABASES
+from tournaments import broadcast, closed_results, phone, room, services
+from tournaments.own import own_html
+from tournaments.selectors import round_key
+
+from .test_polled import _messages
+from .test_slipgate import _call, _environ, _form, _running, _top
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def shared_cache(settings, redis_server):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "server.cache.RedisCache",
+            "LOCATION": f"{redis_server}/{REDIS_DATABASES['cache']}",
+            "KEY_PREFIX": "closed-results",
+            "OPTIONS": {"socket_timeout": 1},
+        }
+    }
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """Every time a process made the room's results itself (the 0.3 s at 1,500 players)."""
+    calls = []
+    make = closed_results.room_results
+    monkeypatch.setattr(closed_results, "room_results", lambda screen: calls.append(screen) or make(screen))
+    return calls
+
+
+def _closed(players, game):
+    rnd = _running(game)
+    _call(application, _environ(players[0].token, urllib.parse.urlencode(_form(rnd, _top(rnd))).encode()))
+    services.round_close(round_id=rnd.pk)
+    return rnd, phone.room_screen(game.tournament_id)
+
+
+def _local(screen) -> dict[int, dict[str, str]]:
+    """Each player's own result as a process makes them alone."""
+    results = closed_results.room_results(screen)
+    solo = screen.round.game.tournament.solo_value
+    return {s.player.pk: {lang: own_html(s, lang, solo) for lang in ("fr", "en")} for s in results.screens}
+
+
+def test_the_first_process_makes_them_and_the_others_read_each_players_own(shared_cache, made, players, game):
+    _rnd, screen = _closed(players, game)
+    mark = room.players_mark(game.tournament_id)
+    assert mark is not None
+    first = closed_results.results_of(screen, mark)
+    other = closed_results.results_of(screen, mark)  # another process: the same cache
+    assert len(made) == 1 and other.made is None and other.digest == first.digest
+    expected = _local(screen)
+    for player in players:
+        for lang in ("fr", "en"):
+            assert other.own(player.pk, lang) == expected[player.pk][lang] != ""
+    assert dict(other.every_own()) == dict(first.every_own()) == expected
+    assert other.own(10**9, "fr") is None  # a player the results do not hold
+
+
+def test_a_process_waits_for_the_one_making_them(shared_cache, made, players, game):
+    _rnd, screen = _closed(players, game)
+    mark = room.players_mark(game.tournament_id)
+    base = f"closed:{game.tournament_id}:{screen.signature}:{mark}"
+    assert cache.add(f"{base}:making", 1, 30)  # another process took the making
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
+    waiter.start()
+    time.sleep(0.3)
+    assert got == [] and made == []  # waiting, not making
+    maker = closed_results._make_shared(screen, base)
+    waiter.join(5)
+    assert len(made) == 1 and got[0].made is None and got[0].digest == maker.digest
+    assert got[0].own(players[1].pk, "fr") == _local(screen)[players[1].pk]["fr"]
+
+
+def test_a_maker_that_died_leaves_them_made_by_the_waiter(shared_cache, made, players, game, monkeypatch):
+    monkeypatch.setattr(closed_results, "WAIT_SECONDS", 0.3)
+    _rnd, screen = _closed(players, game)
+    mark = room.players_mark(game.tournament_id)
+    assert cache.add(f"closed:{game.tournament_id}:{screen.signature}:{mark}:making", 1, 30)
+    results = closed_results.results_of(screen, mark)
+    assert len(made) == 1 and results.own(players[0].pk, "fr") == _local(screen)[players[0].pk]["fr"]
+    assert closed_results.results_of(screen, mark).made is None  # left for the others
+
+
+def test_the_push_and_the_polls_make_them_once_for_the_room(shared_cache, made, players, game):
+    rnd, _screen = _closed(players, game)
+    key = round_key(phone.room_screen(game.tournament_id).round)
+    pushed = dict(broadcast.messages(game.tournament_id, key))  # the Celery worker's task
+    assert len(made) == 1
+    for player in players:
+        own, state = _messages(player.token, s=round_key(rnd) + "x", d="fr")
+        assert own["fr"] and own["fr"] == json.loads(pushed[broadcast.own_room(player.pk)])["fr"]
+        assert state["o"] == own["o"]
+    assert len(made) == 1
+
+
+def test_a_cache_that_does_not_answer_leaves_them_made_here(settings, made, players, game):
+    _rnd, screen = _closed(players, game)
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "server.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 1},
+        }
+    }
+    results = closed_results.results_of(screen, "read-earlier")
+    assert len(made) == 1 and results.own(players[0].pk, "fr") == _local(screen)[players[0].pk]["fr"]
+
+
+def test_the_web_leaves_the_making_to_the_worker_sent_the_state(
+    shared_cache, made, players, game, monkeypatch
+):
+    """In a hall (here: from 3 players), the poll that closed the round (or crossed the close) does
+    not make the room's results when the worker that pushes the state was sent it: it waits for the
+    worker's.  A club's room below the threshold makes them at once."""
+    monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 4)
+    _rnd, screen = _closed(players, game)
+    closed_results.worker_sent(game.tournament_id, screen.signature)
+    assert closed_results.results_of(screen, room.players_mark(game.tournament_id)).made is not None
+    assert len(made) == 1
+    made.clear()
+    cache.clear()
+    monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 3)
+    mark = room.players_mark(game.tournament_id)
+    closed_results.worker_sent(game.tournament_id, screen.signature)
+    got = []
+    web = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
+    web.start()
+    time.sleep(0.3)
+    assert got == [] and made == []  # waiting for the worker, no lock taken
+    pushed = closed_results.results_of(screen, mark, pusher=True)  # the worker's task
+    web.join(5)
+    assert len(made) == 1 and pushed.made is not None and got[0].made is None
+    assert got[0].own(players[2].pk, "en") == _local(screen)[players[2].pk]["en"]
+
+
+def test_a_worker_that_never_comes_leaves_them_to_the_web(shared_cache, made, players, game, monkeypatch):
+    monkeypatch.setattr(closed_results, "WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 0)
+    _rnd, screen = _closed(players, game)
+    closed_results.worker_sent(game.tournament_id, screen.signature)
+    results = closed_results.results_of(screen, room.players_mark(game.tournament_id))
+    assert len(made) == 1 and results.digest == closed_results.room_results(screen).digest
