@@ -11,13 +11,17 @@ from django.utils.translation import gettext, ngettext
 from tournaments import phone, room
 
 
-def receipt_screen(player, stored=None) -> phone.Screen:
+def receipt_screen(player, stored=None, *, answered: bool = False) -> phone.Screen:
     """What the receipt shows of ``phone.player_screen``, and nothing else (no board, no results):
-    the room's round as remembered, the player's slip (``stored``, else read), the refusal kept."""
+    the room's round as remembered, the player's slip (``stored``, else read), the refusal kept.
+    ``answered``: the answer to the sending that ``stored`` holds, which says what became of it (a
+    refusal kept before it is older than it; no shared-cache read in the last seconds' rush)."""
     rnd = room.current_round_recent(player.tournament_id)
     phase = phone._phase(rnd)
     sub = phone.round_slip(player, rnd, phase, stored)
-    refusal = phone.kept_refusal(rnd, player.pk, sub) if rnd is not None else ""
+    refusal = ""
+    if rnd is not None and not (answered and stored is not None):
+        refusal = phone.kept_refusal(rnd, player.pk, sub)
     return phone.Screen(
         player=player, round=rnd, phase=phase, signature="", rack=[], remaining=None,
         submission=sub, board=[], refusal=refusal,

@@ -116,13 +116,6 @@ class SlipRow:
         return late and sub.entered_by_id is None
 
 
-def round_slips(rnd: Round) -> list[SlipRow]:
-    """Every player of the tournament with their slip for the round (None: no slip), by table."""
-    subs = {s.player_id: s for s in Submission.objects.filter(round=rnd).defer("history")}
-    players = Player.objects.filter(tournament_id=rnd.game.tournament_id).order_by("table_number", "id")
-    return [SlipRow(p, subs.get(p.pk), rnd.deadline) for p in players]
-
-
 def graded_rounds(game_id: int) -> list[Round]:
     """The game's rounds whose slips are graded (closed or placed), by number: each one's slips stay
     open to paper slips and corrections while the next runs and after the game (ux.md, the arbiter's

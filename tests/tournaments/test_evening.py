@@ -277,7 +277,7 @@ def test_a_slip_accepted_in_the_grace_window_is_marked_with_its_arrival(game, pl
     services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
     services.submission_record(player=players[1], round_id=rnd.pk, text=_top(rnd), now=rnd.deadline)
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
-    rows = {row.player.pk: row.in_grace for row in selectors.round_slips(Round.objects.get(pk=rnd.pk))}
+    rows = {row.player.pk: row.in_grace for row in room.round_slips(Round.objects.get(pk=rnd.pk))}
     assert rows == {players[0].pk: True, players[1].pk: False, players[2].pk: False}
 
 

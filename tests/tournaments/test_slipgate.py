@@ -6,6 +6,7 @@ receipt alone, written as the template writes it."""
 from __future__ import annotations
 
 import http.client
+import re
 import threading
 import time
 import urllib.parse
@@ -93,6 +94,21 @@ def test_a_slip_is_stored_and_answered_with_the_receipt_alone(server, players, g
     assert headers["Content-Language"] == "fr" and headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_each_answer_carries_the_sites_content_security_policy(server, players, game, client):
+    """The lean answer's CSP is Django's own (written once by the gate, then reused: the same)."""
+    rnd = _running(game)
+    page = client.get(f"/j/{players[0].token}/")
+    policy = page.headers["Content-Security-Policy"]
+    answers = [_send(server, player.token, _form(rnd, _top(rnd))) for player in players[:2]]
+    refused = _send(
+        server, players[2].token, _form(rnd, _top(rnd)), headers={"Origin": "http://evil.example"}
+    )
+    for status, headers, _text in [*answers, refused]:
+        assert status in (200, 403)
+        # The page's policy, less its nonce (the answer has no inline script).
+        assert headers["Content-Security-Policy"] == re.sub(r" 'nonce-[^']*'", "", policy)
+
+
 def test_the_same_sending_twice_is_stored_once_and_a_later_slip_replaces_it(server, players, game):
     rnd = _running(game)
     for _ in range(2):
@@ -109,7 +125,8 @@ def test_a_late_slip_is_refused_and_the_refusal_kept_with_the_rounds_receipt(ser
     status, _, text = _send(server, players[0].token, _form(rnd, _top(rnd)))
     assert status == 200 and "Trop tard" in text and 'role="alert"' in text
     assert "data-fresh" not in text and not Submission.objects.filter(round=rnd).exists()
-    kept = phone.kept_refusal(rnd, players[0].pk, None)
+    with translation.override("fr"):  # not whatever language an earlier test left active
+        kept = phone.kept_refusal(rnd, players[0].pk, None)
     assert "Trop tard" in kept and 'data-key="' in text  # the refusal kept: the receipt's own key
 
 

@@ -357,6 +357,31 @@ def test_the_rooms_players_are_kept_longer_than_the_round_state_and_an_edit_is_s
     assert "Bruno B." in client.get(_status_url(players[1]), {"s": "old"}, **HTMX).content.decode()
 
 
+def test_a_process_reads_the_rooms_tokens_at_its_first_phone_and_keeps_the_room_over_a_rounds_save(
+    players, game, settings, django_assert_num_queries
+):
+    """Each web process meets each phone of a hall for the first time in the last seconds of a round:
+    the first token it looks up brings the whole room's (one query), and the room's players stay
+    kept when the round is saved (its close, in the arbiter's process): only the room's mark (a
+    player saved) has them read again."""
+    from server import memo
+
+    settings.POLL_MEMO_SECONDS, settings.ROOM_MEMO_SECONDS = 60, 60
+    rnd = _running(game)
+    memo.forget_everything()
+    with django_assert_num_queries(1):
+        assert room.player_ids(players[0].token) == (players[0].pk, players[0].tournament_id)
+    with django_assert_num_queries(0):
+        assert [room.player_ids(p.token) for p in players[1:]] == [
+            (p.pk, p.tournament_id) for p in players[1:]
+        ]
+    room.player_by_token_recent(players[0].token, mark_recent=True)  # the room's players read
+    rnd.version += 1
+    rnd.save(update_fields=["version"])  # forgets the round state, not the room's players
+    with django_assert_num_queries(0):
+        assert all(room.player_by_token_recent(p.token, mark_recent=True) == p for p in players)
+
+
 def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tournament):
     token = "Zz" * 16
     unknown = client.get(reverse("tournaments:player_status", kwargs={"token": token}), **HTMX)
@@ -386,9 +411,7 @@ def _shown(html: str) -> dict:
     return {"b": board, "r": receipt}
 
 
-def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_change(
-    client, players, game
-):
+def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_change(client, players, game):
     rnd = _running(game)
     page = client.get(_page(players[0])).content.decode()
     shown = _shown(page)

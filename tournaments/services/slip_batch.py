@@ -5,8 +5,12 @@ one commit per slip left the slips queued for seconds.
 
 Group commit, with no thread of its own: a request thread that finds no batch being written takes
 every slip waiting (its own among them) and writes them; the slips arriving meanwhile wait, and the
-first of them to wake takes them all for the next batch.  Each slip is stored in a savepoint of the
-batch's transaction (``slips.submission_store``: its own checks, its own refusal), so that one
+first of them to wake takes them all for the next batch.  The players' slips are stored together,
+a few statements for the whole batch (``slips.submissions_store_new``: the players' rows held and
+their slips' rows locked in one statement, the first slips inserted in one, a later sending's
+replacing its row, each refusal decided in Python); any other (two slips of a player in the batch,
+a round closed meanwhile, a row another process inserted first) is stored in a savepoint of
+the batch's transaction (``slips.submission_store``: its own checks, its own refusal), so that one
 refusal or one database error spoils no other slip; each request is answered once the batch holding
 its slip is committed: "received" is only ever said of a row the database holds.  The batch's slips
 are taken in the order of their players' ids, so that two processes' batches lock the same rows in
@@ -32,9 +36,9 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from server import arrival
-from server.writes import writing
+from server.writes import ServiceError, writing
 from tournaments.models import Player, Round, Submission
-from tournaments.services.slips import submission_prepare, submission_store
+from tournaments.services.slips import submission_prepare, submission_store, submissions_store_new
 
 #: The sizes of the last batches written by this process (newest last): the load benchmark and the
 #: tests read them.
@@ -89,8 +93,15 @@ class _Batches:
         committed = False
         try:
             with writing():
-                for slip in batch:
+                together = submissions_store_new(batch)
+                for slip, done in zip(batch, together, strict=True):
                     slip.batch = number
+                    if isinstance(done, Submission):
+                        slip.stored = done
+                        continue
+                    if isinstance(done, ServiceError):
+                        slip.failure = done
+                        continue
                     try:
                         slip.stored = submission_store(
                             player=slip.player, round_id=slip.round_id, text=slip.text,

@@ -3,9 +3,12 @@ corrections, logged and undone step by step."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from engine.grading import Grade
@@ -13,7 +16,7 @@ from engine.notation import NotationError, parse_slip
 from server.prepared import Prepared
 from server.writes import ServiceError, writing
 from tournaments import room
-from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
+from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange
 from tournaments.selectors import current_round
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.registration import player_held
@@ -99,34 +102,185 @@ def _record(player: Player, round_id: int, text: str, request_id: str, now, fiel
         if existing is not None:
             existing = Submission.objects.get(pk=existing[0])
         if _check_open(rnd, player, now):
-            rnd = _reopen_for(rnd)
-        sent = {"slip": text.strip()[:80], "at": now.isoformat()}
+            _reopen_for(rnd)
         if existing is None:
-            sub = Submission.objects.create(
-                round=rnd, player=player, request_id=request_id, history=[sent], **fields
-            )
-        else:
-            for key, value in fields.items():
-                setattr(existing, key, value)
-            existing.revision += 1
-            existing.request_id = request_id
-            existing.history = [*existing.history, sent][-HISTORY_KEPT:]
-            existing.save(update_fields=[*fields, "revision", "request_id", "history"])
-            sub = existing
-    return sub
+            sub = _new_row(rnd.pk, player, text, request_id, now, fields)
+            sub.save(force_insert=True)
+            return sub
+        return _replace(existing, text, request_id, now, fields)
 
 
-def _round_for_slip(round_id: int) -> Round:
+def submissions_store_new(slips: list) -> list:
+    """The slips of a batch, one per player, stored with a few statements for the whole batch (issue
+    24): in the last seconds of a round every phone sends, and a savepoint, three reads and an insert
+    each (``_record``) cost more than the rows.  ``slips``: what ``submission_store`` takes, as
+    objects with ``player``, ``round_id``, ``text``, ``request_id``, ``now`` and ``fields``; to be
+    called inside the batch's transaction (``services.slip_batch``).  A first slip is inserted with
+    the others' in one statement; a later sending replaces the player's slip (one update); the same
+    sending retried after its answer was lost is answered with the row it stored.
+
+    Returns, for each slip, its row (stored), its refusal (``ServiceError``: a removed player, a
+    slip not in time, decided as ``_record`` decides them), or None: for ``submission_store`` to
+    store one by one, as it does whatever else (two slips of a player in the batch, a round closed
+    meanwhile, a row another process inserted first: ``ON CONFLICT DO NOTHING``, no savepoint).
+    The players' rows are held and their slips' rows locked as ``_record`` does, for all of them in
+    one statement."""
+    out: list = [None] * len(slips)
+    if not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35
+        return out
+    per_player = Counter(slip.player.pk for slip in slips)
+    alone = [i for i, slip in enumerate(slips) if per_player[slip.player.pk] == 1]
+    if not alone:
+        return out
+    rounds = {}
+    for round_id in {slips[i].round_id for i in alone}:
+        with suppress(Round.DoesNotExist):  # gone: one by one, which says so
+            rounds[round_id] = _round_for_slip(round_id)
+    held, existing = _held_and_slips([slips[i].player.pk for i in alone], list(rounds) or [0])
+    new, again, replacing = [], [], []
+    for i in alone:
+        slip, rnd = slips[i], rounds.get(slips[i].round_id)
+        if rnd is None:
+            continue
+        if slip.player.pk not in held:
+            out[i] = ServiceError("slip_player_removed")
+            continue
+        mine = existing.get((slip.round_id, slip.player.pk))
+        if mine is not None and slip.request_id and mine[1] == slip.request_id:
+            # The same sending retried after its answer was lost: stored once, told so even past
+            # the cutoff (as ``_record``).
+            again.append((i, mine[0]))
+            continue
+        try:
+            if _check_open(rnd, slip.player, slip.now):
+                continue  # closed while it waited: one by one, which moves the round's version
+        except ServiceError as refusal:
+            out[i] = refusal
+            continue
+        if mine is not None:
+            replacing.append((i, mine[0]))  # a later sending replaces the slip (§3.3.3)
+            continue
+        new.append((i, _new_row(rnd.pk, slip.player, slip.text, slip.request_id, slip.now, slip.fields)))
+    for i, row in _insert_new(new):
+        out[i] = row
+    if again or replacing:
+        rows = Submission.objects.in_bulk([pk for _i, pk in again + replacing])
+        for i, pk in again:
+            out[i] = rows[pk]
+        for i, pk in replacing:
+            slip = slips[i]
+            out[i] = _replace(rows[pk], slip.text, slip.request_id, slip.now, slip.fields)
+    return out
+
+
+def _sent(text: str, now) -> dict:
+    """A sending as the slip's history keeps it (what the phone sent, when)."""
+    return {"slip": text.strip()[:80], "at": now.isoformat()}
+
+
+def _new_row(round_id: int, player: Player, text: str, request_id: str, now, fields: dict) -> Submission:
+    """The player's first slip of the round, not saved yet."""
+    return Submission(
+        round_id=round_id, player=player, request_id=request_id, history=[_sent(text, now)], **fields
+    )
+
+
+def _replace(existing: Submission, text: str, request_id: str, now, fields: dict) -> Submission:
+    """The player's slip of the round replaced by a later sending (§3.3.3), saved."""
+    for key, value in fields.items():
+        setattr(existing, key, value)
+    existing.revision += 1
+    existing.request_id = request_id
+    existing.history = [*existing.history, _sent(text, now)][-HISTORY_KEPT:]
+    existing.save(update_fields=[*fields, "revision", "request_id", "history"])
+    return existing
+
+
+def _held_and_slips(
+    player_ids: list[int], round_ids: list[int]
+) -> tuple[set[int], dict[tuple[int, int], tuple[int, str]]]:
+    """In one statement: the players still registered, their rows held (``registration.player_held``:
+    FOR KEY SHARE, which only a removal waits for), and which of them have a slip in these rounds
+    (its id and request id by round and player), those rows locked (FOR UPDATE, as
+    ``_existing_slip``).  SQLite: the write transaction holds the whole database."""
+    players = connection.ops.quote_name(Player._meta.db_table)
+    subs = connection.ops.quote_name(Submission._meta.db_table)
+    if connection.vendor == "postgresql":
+        sql = (
+            f"WITH held AS (SELECT id FROM {players} WHERE id = ANY(%s) FOR KEY SHARE), "
+            f"mine AS (SELECT round_id, player_id, id, request_id FROM {subs} WHERE round_id = ANY(%s) "
+            "AND player_id = ANY(%s) FOR UPDATE) "
+            "SELECT 0, id, NULL, NULL FROM held "
+            "UNION ALL SELECT round_id, player_id, id, request_id FROM mine"
+        )
+        params = [player_ids, round_ids, player_ids]
+    else:
+        p_marks, r_marks = ", ".join(["%s"] * len(player_ids)), ", ".join(["%s"] * len(round_ids))
+        sql = (
+            f"SELECT 0, id, NULL, NULL FROM {players} WHERE id IN ({p_marks}) "
+            f"UNION ALL SELECT round_id, player_id, id, request_id FROM {subs} "
+            f"WHERE round_id IN ({r_marks}) AND player_id IN ({p_marks})"
+        )
+        params = [*player_ids, *round_ids, *player_ids]
+    held, existing = set(), {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for round_id, player_id, pk, request_id in cursor.fetchall():
+            if round_id == 0:
+                held.add(player_id)
+            else:
+                existing[(round_id, player_id)] = (pk, request_id)
+    return held, existing
+
+
+def _insert_new(new: list[tuple[int, Submission]]) -> list[tuple[int, Submission]]:
+    """The rows of ``new`` inserted in one statement, a row whose player has one for the round already
+    (another process's, committed meanwhile) left out (``ON CONFLICT DO NOTHING``): the pairs whose
+    row was stored, their ids set."""
+    if not new:
+        return []
+    fields = [f for f in Submission._meta.concrete_fields if not f.primary_key]
+    table = connection.ops.quote_name(Submission._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (
+        f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(new))} "
+        "ON CONFLICT (round_id, player_id) DO NOTHING RETURNING id, player_id"
+    )
+    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for _i, row in new for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        stored = {player_id: pk for pk, player_id in cursor.fetchall()}
+    done = []
+    for i, row in new:
+        if row.player_id in stored:
+            row.pk = stored[row.player_id]
+            row._state.adding, row._state.db = False, connection.alias  # as the ORM's own insert leaves it
+            done.append((i, row))
+    return done
+
+
+@dataclass(frozen=True, slots=True)
+class SlipRound:
+    """What deciding on a slip reads of its round: its state and deadline, and its tournament's grace
+    (§3.3.3).  A plain object, not three model instances (the round, its game and
+    tournament): building them was a fifth of a slip's CPU in the last seconds' rush (issue 24)."""
+
+    pk: int
+    status: str
+    deadline: datetime | None
+    tournament_id: int
+    grace_seconds: int
+
+
+def _round_for_slip(round_id: int) -> SlipRound:
     """What deciding on a slip needs of its round (its state, deadline, tournament's grace), not its
     rack, board and tops: in the last seconds of a round every phone's slip reads it, in one
     query whose SQL is written once (``server.prepared``)."""
     row = _ROUND_READ.one(round_id=round_id)
     if row is None:
         raise Round.DoesNotExist(round_id)
-    status, deadline, version, game_id, tournament_id, grace = row
-    tournament = Tournament(pk=tournament_id, grace_seconds=grace)
-    game = Game(pk=game_id, tournament=tournament)
-    return Round(pk=round_id, status=status, deadline=deadline, version=version, game=game)
+    return SlipRound(round_id, *row)
 
 
 def _existing_slip(round_id: int, player_id: int) -> tuple[int, str] | None:
@@ -137,7 +291,7 @@ def _existing_slip(round_id: int, player_id: int) -> tuple[int, str] | None:
 
 _ROUND_READ = Prepared(
     lambda round_id: Round.objects.filter(pk=round_id).values_list(
-        "status", "deadline", "version", "game_id", "game__tournament_id", "game__tournament__grace_seconds"
+        "status", "deadline", "game__tournament_id", "game__tournament__grace_seconds"
     ),
     round_id=-1,
 )
@@ -173,13 +327,11 @@ def parse_slip_text(text: str):
         raise ServiceError.because("slip_unreadable", error.message) from None
 
 
-def _check_open(rnd: Round, player: Player, now) -> bool:
+def _check_open(rnd: SlipRound, player: Player, now) -> bool:
     """Refuse a slip that is not in time; True when it is, though its round has closed meanwhile."""
-    if player.tournament_id != rnd.game.tournament_id:
+    if player.tournament_id != rnd.tournament_id:
         raise ServiceError("slip_wrong_tournament")
-    in_time = rnd.deadline is not None and now <= rnd.deadline + timedelta(
-        seconds=rnd.game.tournament.grace_seconds
-    )
+    in_time = rnd.deadline is not None and now <= rnd.deadline + timedelta(seconds=rnd.grace_seconds)
     if rnd.status in (Round.Status.CLOSED, Round.Status.PLACED):
         # Arrived in time, handled after the close (it waited in the server's queue): stored.  Else
         # the round the phone showed has ended: the player is late, told so with the time it ended.
@@ -193,16 +345,15 @@ def _check_open(rnd: Round, player: Player, now) -> bool:
     return False
 
 
-def _reopen_for(rnd: Round) -> Round:
+def _reopen_for(rnd: SlipRound) -> None:
     """The round closed while this slip, sent in time (and graded already, ``_grade_early``), waited:
     move the round's version, so the phones, the screens and the rankings take it in."""
-    rnd = Round.objects.select_for_update().only("version", "game_id").get(pk=rnd.pk)
-    rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
-    rnd.save(update_fields=["version"])
-    return rnd
+    closed = Round.objects.select_for_update().only("version", "game_id").get(pk=rnd.pk)
+    closed.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
+    closed.save(update_fields=["version"])
 
 
-def _late(rnd: Round) -> ServiceError:
+def _late(rnd: SlipRound) -> ServiceError:
     return ServiceError("slip_late", deadline=timezone.localtime(rnd.deadline).strftime("%H:%M:%S"))
 
 

@@ -72,7 +72,7 @@ def token_guard(view):
     return view
 
 
-def _close_if_due(tournament_id: int, pushed: str = "") -> room.Signature:
+def close_if_due(tournament_id: int, pushed: str = "") -> room.Signature:
     """Any screen showing a running round closes it once its time is up: no worker needed.  The
     service is called only when the clock says the round is due, so an idle poll stays cheap.
     ``pushed``: the state key a pushed change announced (``room.round_signature``)."""
@@ -135,7 +135,7 @@ def player_page(request, token: str):
         return _unknown(request, token)
     if request.session.get(SESSION_KEY) != player.token:
         request.session[SESSION_KEY] = player.token
-    _close_if_due(player.tournament_id)
+    close_if_due(player.tournament_id)
     context = _context(player)
     if request.htmx:
         return _status_response(request, context)
@@ -198,7 +198,7 @@ def player_status(request, token: str):
     ids = room.player_ids(token)
     if ids is None:
         return _unknown(request, token)
-    signature = _close_if_due(ids[1], pushed=request.GET.get("k", ""))
+    signature = close_if_due(ids[1], pushed=request.GET.get("k", ""))
     # ``p``: the name and table the phone shows; another (renamed, moved, or drawn from a memo
     # older than the change) is redrawn, whatever the round (issue 23).
     shown = request.GET.get("p", "")
@@ -280,5 +280,5 @@ def slip_answer(request, player):
                 phone.refusal_keep(round_id, player.pk, refusal.message, now, request_id)
     if not request.htmx:
         return _page(request, _context(player, stored, error=error, typed=request.POST, sent=error is None))
-    screen = receipt.receipt_screen(player, stored)
+    screen = receipt.receipt_screen(player, stored, answered=error is None)
     return HttpResponse(receipt.receipt_html(screen, error=error, sent=error is None))
