@@ -34,7 +34,7 @@ def report_cpu(args, results: list[RoundResult], sampler: CpuSampler) -> None:
 
     def line(label: str, used: dict, per: float = 1.0, unit: str = "") -> None:
         if used:
-            print(f"    {label:<40}" + " ".join(f"{used.get(n, 0) / per * 1000:8.1f}m" for n in names) + unit)
+            print(f"    {label:<40}" + " ".join(f"{used.get(n, 0) / per * 1000:8.2f}m" for n in names) + unit)
 
     quiet, changes, slips = defaultdict(float), [], defaultdict(float)
     quiet_seconds = 0.0
@@ -52,28 +52,35 @@ def report_cpu(args, results: list[RoundResult], sampler: CpuSampler) -> None:
     if quiet_seconds:
         rate = {k: quiet[k] / quiet_seconds for k in names}
         line("quiet, per phone per minute", {k: rate[k] * 60 for k in names}, args.players, " (ms)")
-        for r in results:
-            if r.times["closed"]:
-                used = sampler.used(r.times["closed"] - 0.5, r.times["closed"] + 5)
-                if used:
-                    changes.append({k: used[k] - rate[k] * used["seconds"] for k in names})
-        for _path, sent, _done in ACTIONS:
-            used = sampler.used(sent - 0.5, sent + 5)
+        moments = [r.times["closed"] for r in results if r.times["closed"]]
+        moments += [sent for _path, sent, _done in ACTIONS]
+        # Each change's window, from 0.5 s before to 5 s after it; changes whose windows overlap (a draw
+        # and its clock started together) share one, its CPU counted once for all of them.
+        for start, end, count in change_windows(moments):
+            used = sampler.used(start, end)
             if used:
-                changes.append({k: used[k] - rate[k] * used["seconds"] for k in names})
-        if changes:
-            mean = {k: sum(c[k] for c in changes) / len(changes) for k in names}
-            line(
-                f"a state change, per phone ({len(changes)} seen)",
-                mean,
-                args.players,
-                " (ms, over the quiet)",
-            )
+                changes.append(({k: used[k] - rate[k] * used["seconds"] for k in names}, count))
+        seen = sum(count for _used, count in changes)
+        if seen:
+            mean = {k: sum(c[k] for c, _count in changes) / seen for k in names}
+            line(f"a state change, per phone ({seen} seen)", mean, args.players, " (ms, over the quiet)")
         sent = sum(r.checks.get("sent", 0) for r in results)
         extra = {k: slips[k] - rate[k] * 10 * len(results) for k in names}
         line(f"a slip ({sent} sent in the last 10 s)", extra, max(1, sent), " (ms, over the quiet)")
     total = sampler.used(sampler.samples[0][0], sampler.samples[-1][0])
     line(f"whole run ({total.get('seconds', 0):.0f} s)", total, 1.0, " (ms)")
+
+
+def change_windows(moments: list[float], before: float = 0.5, after: float = 5.0):
+    """The windows ``(start, end, changes in it)`` of changes at ``moments``, overlapping ones merged."""
+    windows: list[list] = []
+    for moment in sorted(moments):
+        if windows and moment - before <= windows[-1][1]:
+            windows[-1][1] = moment + after
+            windows[-1][2] += 1
+        else:
+            windows.append([moment - before, moment + after, 1])
+    return [tuple(w) for w in windows]
 
 
 def report(args, results: list[RoundResult], deployment: Deployment, sampler: CpuSampler) -> int:

@@ -72,3 +72,12 @@ def test_the_cpu_of_the_tree_counts_its_ended_children_and_not_a_strangers():
         assert 0.25 <= used < 0.8, used
     finally:
         stop(tracked, stranger)
+
+
+def test_a_state_changes_window_is_counted_once_when_changes_come_together():
+    """A draw and its clock started 0.2 s apart share one window: its CPU is not counted twice."""
+    from scripts.loadbench.report import change_windows
+
+    windows = change_windows([100.0, 10.0, 10.2, 30.0, 14.0])
+    assert windows == [(9.5, 19.0, 3), (29.5, 35.0, 1), (99.5, 105.0, 1)]
+    assert change_windows([]) == []
