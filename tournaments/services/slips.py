@@ -13,11 +13,13 @@ from django.utils import timezone
 
 from engine.grading import Grade
 from engine.notation import NotationError, parse_slip
+from server import memo
 from server.prepared import Prepared
 from server.writes import ServiceError, writing
 from tournaments import room
 from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange
 from tournaments.selectors import current_round
+from tournaments.services import slip_rows
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.registration import player_held
 from tournaments.services.tops import position_of
@@ -136,7 +138,7 @@ def submissions_store_new(slips: list) -> list:
     for round_id in {slips[i].round_id for i in alone}:
         with suppress(Round.DoesNotExist):  # gone: one by one, which says so
             rounds[round_id] = _round_for_slip(round_id)
-    held, existing = _held_and_slips([slips[i].player.pk for i in alone], list(rounds) or [0])
+    held, existing = slip_rows.held_and_slips([slips[i].player.pk for i in alone], list(rounds) or [0])
     new, again, replacing = [], [], []
     for i in alone:
         slip, rnd = slips[i], rounds.get(slips[i].round_id)
@@ -161,15 +163,18 @@ def submissions_store_new(slips: list) -> list:
             replacing.append((i, mine[0]))  # a later sending replaces the slip (§3.3.3)
             continue
         new.append((i, _new_row(rnd.pk, slip.player, slip.text, slip.request_id, slip.now, slip.fields)))
-    for i, row in _insert_new(new):
+    for i, row in slip_rows.insert_new(new):
         out[i] = row
     if again or replacing:
-        rows = Submission.objects.in_bulk([pk for _i, pk in again + replacing])
+        rows = slip_rows.rows_by_id([pk for _i, pk in again + replacing])
         for i, pk in again:
             out[i] = rows[pk]
+        replaced = []
         for i, pk in replacing:
-            slip = slips[i]
-            out[i] = _replace(rows[pk], slip.text, slip.request_id, slip.now, slip.fields)
+            slip, row = slips[i], rows[pk]
+            replaced.append((row, _replaced(row, slip.text, slip.request_id, slip.now, slip.fields)))
+            out[i] = row
+        slip_rows.update_all(replaced)
     return out
 
 
@@ -187,77 +192,19 @@ def _new_row(round_id: int, player: Player, text: str, request_id: str, now, fie
 
 def _replace(existing: Submission, text: str, request_id: str, now, fields: dict) -> Submission:
     """The player's slip of the round replaced by a later sending (§3.3.3), saved."""
+    existing.save(update_fields=_replaced(existing, text, request_id, now, fields))
+    return existing
+
+
+def _replaced(existing: Submission, text: str, request_id: str, now, fields: dict) -> list[str]:
+    """The player's slip of the round replaced by a later sending (§3.3.3), not saved: the fields
+    to save."""
     for key, value in fields.items():
         setattr(existing, key, value)
     existing.revision += 1
     existing.request_id = request_id
     existing.history = [*existing.history, _sent(text, now)][-HISTORY_KEPT:]
-    existing.save(update_fields=[*fields, "revision", "request_id", "history"])
-    return existing
-
-
-def _held_and_slips(
-    player_ids: list[int], round_ids: list[int]
-) -> tuple[set[int], dict[tuple[int, int], tuple[int, str]]]:
-    """In one statement: the players still registered, their rows held (``registration.player_held``:
-    FOR KEY SHARE, which only a removal waits for), and which of them have a slip in these rounds
-    (its id and request id by round and player), those rows locked (FOR UPDATE, as
-    ``_existing_slip``).  SQLite: the write transaction holds the whole database."""
-    players = connection.ops.quote_name(Player._meta.db_table)
-    subs = connection.ops.quote_name(Submission._meta.db_table)
-    if connection.vendor == "postgresql":
-        sql = (
-            f"WITH held AS (SELECT id FROM {players} WHERE id = ANY(%s) FOR KEY SHARE), "
-            f"mine AS (SELECT round_id, player_id, id, request_id FROM {subs} WHERE round_id = ANY(%s) "
-            "AND player_id = ANY(%s) FOR UPDATE) "
-            "SELECT 0, id, NULL, NULL FROM held "
-            "UNION ALL SELECT round_id, player_id, id, request_id FROM mine"
-        )
-        params = [player_ids, round_ids, player_ids]
-    else:
-        p_marks, r_marks = ", ".join(["%s"] * len(player_ids)), ", ".join(["%s"] * len(round_ids))
-        sql = (
-            f"SELECT 0, id, NULL, NULL FROM {players} WHERE id IN ({p_marks}) "
-            f"UNION ALL SELECT round_id, player_id, id, request_id FROM {subs} "
-            f"WHERE round_id IN ({r_marks}) AND player_id IN ({p_marks})"
-        )
-        params = [*player_ids, *round_ids, *player_ids]
-    held, existing = set(), {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for round_id, player_id, pk, request_id in cursor.fetchall():
-            if round_id == 0:
-                held.add(player_id)
-            else:
-                existing[(round_id, player_id)] = (pk, request_id)
-    return held, existing
-
-
-def _insert_new(new: list[tuple[int, Submission]]) -> list[tuple[int, Submission]]:
-    """The rows of ``new`` inserted in one statement, a row whose player has one for the round already
-    (another process's, committed meanwhile) left out (``ON CONFLICT DO NOTHING``): the pairs whose
-    row was stored, their ids set."""
-    if not new:
-        return []
-    fields = [f for f in Submission._meta.concrete_fields if not f.primary_key]
-    table = connection.ops.quote_name(Submission._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (
-        f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(new))} "
-        "ON CONFLICT (round_id, player_id) DO NOTHING RETURNING id, player_id"
-    )
-    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for _i, row in new for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        stored = {player_id: pk for pk, player_id in cursor.fetchall()}
-    done = []
-    for i, row in new:
-        if row.player_id in stored:
-            row.pk = stored[row.player_id]
-            row._state.adding, row._state.db = False, connection.alias  # as the ORM's own insert leaves it
-            done.append((i, row))
-    return done
+    return [*fields, "revision", "request_id", "history"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +264,32 @@ def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
         rnd = Round.objects.select_related("game__tournament__lexicon").filter(pk=round_id).first()
     if rnd is None or rnd.status not in RUN or rnd.top_state != Round.TopState.READY:
         return {}
-    return grade_fields(grade(rnd, position_of(rnd.game, rnd), slip_text))
+    if rnd.status == Round.Status.PLACED:  # its board is the game's without the later tops
+        return grade_fields(grade(rnd, position_of(rnd.game, rnd), slip_text))
+    key = _grade_key(rnd, slip_text)
+    graded = _grades.get(key)
+    if graded is None:
+        graded = grade(rnd, position_of(rnd.game, rnd), slip_text)
+        _grades.put(key, graded)
+    return grade_fields(graded)
+
+
+#: The grades of the slips of the rounds being played, under what decides them (``_grade_key``): a
+#: hall's players hand in the same few slips (the top, a handful of other moves), each graded once
+#: per process, as the close grades the room's slips (``grading.grade_all``).  Grading was a tenth
+#: of a slip's CPU in the last seconds' rush (issue 24).
+_grades: memo.Kept[Grade] = memo.Kept(4096)
+
+
+def _grade_key(rnd: Round, slip_text: str) -> tuple:
+    """Everything a running or closed round's slip's grade depends on (``grading.grade`` on
+    ``tops.position_of``): the round's state, rack and top, the board it is played on (the game's,
+    its top not placed yet), the lexicon and the tournament's grading, and the slip."""
+    tournament = rnd.game.tournament
+    return (
+        rnd.pk, rnd.version, rnd.number, rnd.top_score, tuple(rnd.tiles), tuple(rnd.game.board),
+        tournament.grading, tournament.lexicon.sha256, slip_text,
+    )  # fmt: skip
 
 
 def parse_slip_text(text: str):
