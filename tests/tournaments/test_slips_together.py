@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tournaments import services
 from tournaments.models import Player, Round, Submission
-from tournaments.services import slip_batch, slips
+from tournaments.services import slip_batch, slip_rows, slips
 from tournaments.services.slips import submission_prepare, submissions_store_new
 
 from .test_slipgate import _running, _top
@@ -159,7 +159,9 @@ def test_a_later_sending_replaces_the_slip_and_a_retried_one_is_answered_with_it
     with transaction.atomic(), CaptureQueriesContext(connection) as seen:
         out = submissions_store_new(batch)
     sql = [q["sql"].upper() for q in seen.captured_queries]
-    assert not any("SAVEPOINT" in q for q in sql) and sum(q.startswith("UPDATE") for q in sql) == 1
+    # One statement for the batch's replacements (an executemany, logged "<n> times: UPDATE …").
+    assert not any("SAVEPOINT" in q for q in sql) and sum(q.startswith("1 TIMES: UPDATE") for q in sql) == 1
+    assert len(sql) == 5  # the round, the players and their slips, the insert, the rows replaced, the update
     replaced = Submission.objects.get(round=rnd, player=many[0])
     assert out[0].pk == replaced.pk == first[many[0].pk].pk
     assert (replaced.revision, replaced.request_id, replaced.paid) == (2, "b0", rnd.tops[0]["score"])
@@ -168,3 +170,45 @@ def test_a_later_sending_replaces_the_slip_and_a_retried_one_is_answered_with_it
     assert out[2].message.code == "slip_late" and out[3].message.code == "slip_player_removed"
     assert Submission.objects.get(round=rnd, player=many[2]).request_id == f"a{many[2].pk}"
     assert isinstance(out[4], Submission) and out[4].pk
+
+
+def test_the_batchs_rows_are_read_and_written_as_the_orm_reads_and_saves_them(tournament, many, game):
+    """``slip_rows``' SQL written once: the rows it reads are the ORM's (``in_bulk``: every column,
+    SQLite's datetimes and the JSON history converted), and several replacements with different
+    fields, saved in one statement each, hold what ``save(update_fields=…)`` would have stored."""
+    rnd = _running(game)
+    now = timezone.now()
+    for player in many[:4]:
+        services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ", now=now, request_id="a")
+    pks = list(Submission.objects.filter(round=rnd).values_list("pk", flat=True))
+    read, orm = slip_rows.rows_by_id(pks), Submission.objects.in_bulk(pks)
+    names = [f.attname for f in Submission._meta.concrete_fields]
+    assert set(read) == set(orm) == set(pks)
+    for pk in pks:
+        assert [getattr(read[pk], n) for n in names] == [getattr(orm[pk], n) for n in names]
+        assert not read[pk]._state.adding and read[pk]._state.db == orm[pk]._state.db
+    later = now + timedelta(seconds=1)
+    graded = slips.submission_prepare(player=many[0], round_id=rnd.pk, text=_top(rnd), now=later)
+    changes = [
+        (read[pks[0]], "H8 ZZZ\x00", "b\x00", graded),  # a NUL, as every save drops it (server.text)
+        (read[pks[1]], "8H ZZZ", "c", {"ref": "8H", "word": "ZZZ", "claimed": None, "received_at": later}),
+    ]
+    names = [f.attname for f in Submission._meta.concrete_fields]
+    expected = {}
+    with transaction.atomic():  # what the ORM's save would store, then taken back
+        for row, text, request_id, fields in changes:
+            twin = Submission.objects.get(pk=row.pk)
+            twin.save(update_fields=slips._replaced(twin, text, request_id, later, fields))
+            stored = Submission.objects.get(pk=row.pk)
+            expected[row.pk] = [getattr(stored, n) for n in names]
+        transaction.set_rollback(True)
+    assert all(Submission.objects.get(pk=pk).revision == 1 for pk in expected)
+    with transaction.atomic():
+        done = [(row, slips._replaced(row, text, rid, later, fields)) for row, text, rid, fields in changes]
+        slip_rows.update_all(done)
+    for pk, values in expected.items():
+        row = Submission.objects.get(pk=pk)
+        assert [getattr(row, n) for n in names] == values
+        assert row.revision == 2 and len(row.history) == 2 and "\x00" not in row.request_id
+    assert Submission.objects.get(pk=pks[0]).paid == rnd.tops[0]["score"]
+    assert Submission.objects.get(pk=pks[2]).revision == 1  # the others untouched
