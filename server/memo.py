@@ -36,6 +36,22 @@ ENTRIES_KEPT = 5000
 _memos: list[Recent] = []
 
 
+#: How long a request waits for another thread's read of a value it needs before reading it itself.
+READ_WAIT_SECONDS = 5.0
+
+
+class _Reading:
+    """A thread's read of a memo's value, which the threads that need it meanwhile wait for."""
+
+    __slots__ = ("done", "generation", "ok", "value")
+
+    def __init__(self, generation: int) -> None:
+        self.done = threading.Event()
+        self.generation = generation
+        self.ok = False
+        self.value = None
+
+
 class Recent(Generic[T]):
     def __init__(self, window: str = "POLL_MEMO_SECONDS", *, forgotten_on_saves: bool = True) -> None:
         """``window``: the setting that says how long a value is kept, in seconds.
@@ -47,19 +63,44 @@ class Recent(Generic[T]):
         self._values: dict[Hashable, tuple[float, T]] = {}
         # Moved by every forget: a value read from the database before a forget is not kept after it.
         self._generation = 0
+        self._readings: dict[Hashable, _Reading] = {}  # the reads under way, by key
         (_memos if forgotten_on_saves else _marked).append(self)
 
     def get(
         self, key: Hashable, compute: Callable[[], T], still_good: Callable[[T], bool] | None = None
     ) -> T:
         """The value remembered for ``key``, or ``compute()`` when it is older than the window or
-        ``still_good`` says another process changed it (a pushed change names the new state)."""
+        ``still_good`` says another process changed it (a pushed change names the new state).  One
+        thread reads it for all: the others that find it stale meanwhile wait for that read (in the
+        last seconds of a round every thread of a web process finds the round stale at once: each
+        read it again, two to three times as often as the window says)."""
         now = time.monotonic()
         hit = self._values.get(key)
         fresh = hit is not None and now - hit[0] < getattr(settings, self._window)
         if fresh and (still_good is None or still_good(hit[1])):
             return hit[1]
-        generation = self._generation
+        with self._lock:
+            generation = self._generation
+            reading = self._readings.get(key)
+            mine = reading is None or reading.generation != generation  # none, or begun before a forget
+            if mine:
+                reading = self._readings[key] = _Reading(generation)
+        if not mine:
+            waited = reading.done.wait(READ_WAIT_SECONDS) and reading.ok
+            if waited and (still_good is None or still_good(reading.value)):
+                return reading.value
+            return self._read(key, compute, now, generation)  # it failed, or was not what is asked
+        try:
+            reading.value = self._read(key, compute, now, generation)
+            reading.ok = True
+        finally:
+            with self._lock:
+                if self._readings.get(key) is reading:
+                    del self._readings[key]
+            reading.done.set()
+        return reading.value
+
+    def _read(self, key: Hashable, compute: Callable[[], T], now: float, generation: int) -> T:
         value = compute()
         with self._lock:
             if generation == self._generation:
