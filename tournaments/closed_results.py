@@ -147,7 +147,7 @@ def results_of(screen: Screen, mark: str | None, *, pusher: bool = False) -> Sha
     try:
         leave_it = (
             not pusher
-            and len(room.room_players(tournament_id)) >= LEFT_TO_WORKER_FROM
+            and room.room_size(tournament_id) >= LEFT_TO_WORKER_FROM
             and cache.get(_sent_key(tournament_id, screen.signature)) is not None
         )
         end = time.monotonic() + WAIT_SECONDS

@@ -161,3 +161,27 @@ def test_a_worker_that_never_comes_leaves_them_to_the_web(shared_cache, made, pl
     closed_results.worker_sent(game.tournament_id, screen.signature)
     results = closed_results.results_of(screen, room.players_mark(game.tournament_id))
     assert len(made) == 1 and results.digest == closed_results.room_results(screen).digest
+
+
+def test_a_web_process_reading_the_made_results_reads_no_players(
+    shared_cache, made, players, game, monkeypatch, settings
+):
+    """A web process that finds the results made reads one entry and counts the room once in a while
+    (``room.room_size``): it does not read the hall's players (13 ms at 1,500, in every web process at
+    every close) to learn that the room is a hall."""
+    settings.ROOM_MEMO_SECONDS = 60
+    _rnd, screen = _closed(players, game)
+    mark = room.players_mark(game.tournament_id)
+    closed_results.results_of(screen, mark, pusher=True)  # the worker made them
+    expected = _local(screen)[players[1].pk]["fr"]
+    read = []
+    whole = room._room
+    monkeypatch.setattr(room, "_room", lambda tid: read.append(tid) or whole(tid))
+    closed_results.worker_sent(game.tournament_id, screen.signature)
+    for _ in range(3):
+        results = closed_results.results_of(screen, mark)
+        assert results.own(players[1].pk, "fr") == expected
+    assert read == [] and len(made) == 2  # the worker's, and this test's own
+    assert room.room_size(game.tournament_id) == len(players)
+    services.player_register(tournament=game.tournament, name="Arrivée tardive")
+    assert room.room_size(game.tournament_id) == len(players) + 1  # this process's save: counted again
