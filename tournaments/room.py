@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
@@ -103,14 +103,25 @@ def round_slips_kept(rnd: Round) -> dict[int, Submission]:
     return slips
 
 
+#: The slips panel's rows last made for each round, with the players and slips they were made from.
+_panel_rows: memo.Kept[tuple[dict, dict, object, list[SlipRow]]] = memo.Kept(64)
+
+
 def round_slips(rnd: Round) -> list[SlipRow]:
     """Every player of the tournament with their slip for the ended round ``rnd`` (None: no slip), by
-    table, as the process keeps them: the room's players (under their mark) and the round's slips
+    table, as the process keeps them: the room's players (``room_players``) and the round's slips
     (under its version, which every change of a slip moves).  The arbiter's slips panel asks at each
-    close and each top placed: 1,500 rows read afresh took 40 ms of CPU."""
-    players = sorted(room_players(rnd.game.tournament_id).values(), key=lambda p: (p.table_number, p.pk))
+    close and each top placed: 1,500 rows read afresh took 40 ms of CPU.  The same list while
+    neither was read again (the panel's rows are written once for it: ``templatetags.rows``)."""
+    room = room_players(rnd.game.tournament_id)
     slips = round_slips_kept(rnd)
-    return [SlipRow(p, slips.get(p.pk), rnd.deadline) for p in players]
+    kept = _panel_rows.get(rnd.pk)
+    if kept is not None and kept[0] is room and kept[1] is slips and kept[2] == rnd.deadline:
+        return kept[3]
+    players = sorted(room.values(), key=lambda p: (p.table_number, p.pk))
+    rows = [SlipRow(p, slips.get(p.pk), rnd.deadline) for p in players]
+    _panel_rows.put(rnd.pk, (room, slips, rnd.deadline, rows))
+    return rows
 
 
 #: What ``selectors.round_key`` writes.
@@ -142,9 +153,27 @@ def _room(tournament_id: int) -> dict[int, Player]:
 
 
 def room_players(tournament_id: int) -> dict[int, Player]:
-    """The room's players by id, each with its tournament: one query for the whole room (the results
-    sent at a round's close, ``broadcast``)."""
-    return _room(tournament_id)
+    """The room's players by id, each with its tournament (the results sent at a round's close, the
+    slips panel), as this process keeps them: read again, in one query for the whole room, when the
+    room's mark moved (a player changed or removed, the tournament changed) or their number did (a
+    player registered: the mark does not move for them).  Read it, never change it."""
+    mark = _read_mark(tournament_id)
+    if mark is None:  # the cache does not answer: nothing kept is trusted
+        return _room(tournament_id)
+    count = _count(tournament_id)
+
+    def still_good(kept: tuple[str, dict[int, Player]]) -> bool:
+        return kept[0] == mark and len(kept[1]) == count
+
+    return _rooms.get(tournament_id, lambda: (mark, _room(tournament_id)), still_good)[1]
+
+
+def _count(tournament_id: int) -> int:
+    """How many players the room has now (one indexed count, its SQL written once)."""
+    table = connection.ops.quote_name(Player._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {table} WHERE tournament_id = %s", [tournament_id])
+        return cursor.fetchone()[0]
 
 
 #: How many players each room has, as counted at most ``settings.ROOM_MEMO_SECONDS`` ago.
