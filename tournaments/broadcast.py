@@ -32,7 +32,7 @@ from engine.board import CELLS
 from server import memo, push
 from server.writes import BROKER_DOWN, task
 from tournaments import room
-from tournaments.closed_results import Shared, results_of, worker_sent
+from tournaments.closed_results import Shared, results_of, worker_coming, worker_sent
 from tournaments.models import Game, Round
 from tournaments.own import languages
 from tournaments.phone import Phase, Screen, room_screen
@@ -217,16 +217,22 @@ def _changed(sender, instance, **_kwargs) -> None:
     if not push.enabled():
         return
     if sender is Game:
-        transaction.on_commit(lambda: _announce(instance.tournament_id))
-        return
-    game_id = instance.game_id
-    tournament_id = _game_rooms.get(game_id)
-    if tournament_id is None:
-        tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
+        tournament_id = instance.tournament_id
+    else:
+        game_id = instance.game_id
+        tournament_id = _game_rooms.get(game_id)
         if tournament_id is None:
-            return
-        _game_rooms.put(game_id, tournament_id)
+            tournament_id = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
+            if tournament_id is None:
+                return
+            _game_rooms.put(game_id, tournament_id)
+    if not settings.CELERY_TASK_ALWAYS_EAGER and (sender is Game or instance.status in _RESULTS_SHOWN):
+        worker_coming(tournament_id)  # now, before the commit makes the state seen
     transaction.on_commit(lambda: _announce(tournament_id))
+
+
+#: The states of a round whose phones show their results, made by the worker that pushes them.
+_RESULTS_SHOWN = (Round.Status.CLOSED, Round.Status.PLACED)
 
 
 for _model in (Round, Game):

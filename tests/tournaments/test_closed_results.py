@@ -185,3 +185,31 @@ def test_a_web_process_reading_the_made_results_reads_no_players(
     assert room.room_size(game.tournament_id) == len(players)
     services.player_register(tournament=game.tournament, name="Arrivée tardive")
     assert room.room_size(game.tournament_id) == len(players) + 1  # this process's save: counted again
+
+
+def test_a_poll_that_sees_a_close_before_its_announce_leaves_the_results_to_the_worker(
+    shared_cache, made, players, game, monkeypatch, settings
+):
+    """The close is committed, then announced (``worker_sent``) a moment later: a hall's poll that
+    reads the closed round in that moment waits for the worker's results too, told before the commit
+    (``worker_coming``, from the round's save), instead of making the hall's results itself."""
+    monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 3)
+    rnd, screen = _closed(players, game)
+    cache.clear()
+    made.clear()
+    settings.PUSH_PUBLISH_URL = "http://127.0.0.1:9/pub/"  # pushed (nothing listens: never sent here)
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # by a Celery worker
+    announced = []
+    monkeypatch.setattr(broadcast, "_announce", announced.append)  # the announce, held back
+    type(rnd).objects.get(pk=rnd.pk).save()  # the close, committed: not yet announced
+    assert announced == [game.tournament_id]
+    mark = room.players_mark(game.tournament_id)
+    got = []
+    web = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
+    web.start()
+    time.sleep(0.3)
+    assert got == [] and made == []  # waiting for the worker
+    closed_results.results_of(screen, mark, pusher=True)
+    web.join(5)
+    assert len(made) == 1 and got[0].made is None
+    assert got[0].own(players[0].pk, "fr") == _local(screen)[players[0].pk]["fr"]
