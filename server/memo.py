@@ -149,15 +149,19 @@ class Derived(Generic[T]):
     shown.  The object is held with its value, so that its id stays its own."""
 
     def __init__(self, size: int) -> None:
-        self._kept: Kept[tuple[object, T]] = Kept(size)
+        self._kept: Kept[tuple[tuple, T]] = Kept(size)
 
     def of(self, source: object, also: Hashable, make: Callable[[], T]) -> T:
-        key = (id(source), also)
+        return self.of_all((source,), also, make)
+
+    def of_all(self, sources: tuple, also: Hashable, make: Callable[[], T]) -> T:
+        """``of`` for a value made from several kept objects: made again when any is another."""
+        key = (tuple(id(source) for source in sources), also)
         kept = self._kept.get(key)
-        if kept is not None and kept[0] is source:
+        if kept is not None and all(was is source for was, source in zip(kept[0], sources, strict=True)):
             return kept[1]
         value = make()
-        self._kept.put(key, (source, value))
+        self._kept.put(key, (sources, value))
         return value
 
 

@@ -28,24 +28,31 @@ class Prepared:
             sql, params = compiler.as_sql()
             names = {value: name for name, value in self._stand_ins.items()}
             order = [names[value] for value in params]
-            columns = [col for col, _sql, _alias in compiler.select]
-            converters = [
-                (col, connection.ops.get_db_converters(col) + col.output_field.get_db_converters(connection))
-                for col in columns
-            ]
-            self._made[vendor] = (sql, order, converters)
+            self._made[vendor] = (sql, order, converters([col for col, _sql, _alias in compiler.select]))
         return self._made[vendor]
 
     def one(self, **values: int) -> tuple | None:
-        sql, order, converters = self._made_for(connection.vendor)
+        sql, order, columns = self._made_for(connection.vendor)
         with connection.cursor() as cursor:
             cursor.execute(sql, [values[name] for name in order])
             row = cursor.fetchone()
-        if row is None:
-            return None
-        out = []
-        for value, (col, convert) in zip(row, converters, strict=True):
-            for converter in convert:
-                value = converter(value, col, connection)
-            out.append(value)
-        return tuple(out)
+        return None if row is None else converted(row, columns)
+
+
+def converters(columns) -> list[tuple]:
+    """Each of a query's columns (the ORM's expressions) with the converters the ORM applies to what
+    the database gives for it (the backend's, then the field's)."""
+    return [
+        (col, connection.ops.get_db_converters(col) + col.output_field.get_db_converters(connection))
+        for col in columns
+    ]
+
+
+def converted(row, columns: list[tuple]) -> tuple:
+    """A row as the database gave it, each value through its column's ``converters``."""
+    out = []
+    for value, (col, convert) in zip(row, columns, strict=True):
+        for converter in convert:
+            value = converter(value, col, connection)
+        out.append(value)
+    return tuple(out)

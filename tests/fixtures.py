@@ -96,3 +96,16 @@ def worker_game(tournament):
     """A game whose tops are queued to a worker: a prepared game (§5).  A random draw's top is found
     by the draw's own no-move check (§3.1.5), in the request, and is never queued."""
     return services.game_start(tournament=tournament, prepared=REFERENCE_GAME.read_bytes())
+
+
+def calls_to(monkeypatch, owner, name: str) -> list[tuple]:
+    """Each call of ``owner.name`` from now on, as the tuple of its arguments; the call itself made."""
+    calls: list[tuple] = []
+    real = getattr(owner, name)
+
+    def recorded(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recorded)
+    return calls

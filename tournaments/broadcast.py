@@ -32,7 +32,7 @@ from engine.board import CELLS
 from server import memo, push
 from server.writes import BROKER_DOWN, task
 from tournaments import room
-from tournaments.closed_results import Shared, results_of, worker_coming, worker_sent
+from tournaments.closed_results import Shared, results_of, worker_coming
 from tournaments.models import Game, Round
 from tournaments.own import languages
 from tournaments.phone import Phase, Screen, room_screen
@@ -194,7 +194,6 @@ def _announce(tournament_id: int) -> None:
         # A Celery worker makes and sends them (1,500 results at a close: about 0.3 s of CPU and as
         # many messages): not the web process, whose threads answer the round's last slips then.
         try:
-            worker_sent(tournament_id, key)  # first: a poll crossing the change leaves the results to it
             task(BROADCAST_TASK).apply_async((tournament_id, key, at), expires=60)
             return
         except BROKER_DOWN:
@@ -226,13 +225,9 @@ def _changed(sender, instance, **_kwargs) -> None:
             if tournament_id is None:
                 return
             _game_rooms.put(game_id, tournament_id)
-    if not settings.CELERY_TASK_ALWAYS_EAGER and (sender is Game or instance.status in _RESULTS_SHOWN):
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
         worker_coming(tournament_id)  # now, before the commit makes the state seen
     transaction.on_commit(lambda: _announce(tournament_id))
-
-
-#: The states of a round whose phones show their results, made by the worker that pushes them.
-_RESULTS_SHOWN = (Round.Status.CLOSED, Round.Status.PLACED)
 
 
 for _model in (Round, Game):

@@ -138,7 +138,7 @@ def is_shared() -> bool:
 def results_of(screen: Screen, mark: str | None, *, pusher: bool = False) -> Shared:
     """The closed round ``screen`` shows, its results, under the room's players' ``mark`` (the names
     and tables they show): made here, or by whichever process of the server made them first.  When
-    the worker that pushes the state was sent it (``worker_sent``), the others leave the making to
+    the worker that pushes the state is sent it (``worker_coming``), the others leave the making to
     it (``pusher``) and wait for it; a maker that does not come within ``WAIT_SECONDS``: made here."""
     if mark is None or not is_shared():
         return _made_here(screen)
@@ -148,7 +148,7 @@ def results_of(screen: Screen, mark: str | None, *, pusher: bool = False) -> Sha
         leave_it = (
             not pusher
             and room.room_size(tournament_id) >= LEFT_TO_WORKER_FROM
-            and bool(cache.get_many([_sent_key(tournament_id, screen.signature), _coming_key(tournament_id)]))
+            and cache.get(_coming_key(tournament_id)) is not None
         )
         end = time.monotonic() + WAIT_SECONDS
         while True:
@@ -182,31 +182,18 @@ SENT_SECONDS = 10
 LEFT_TO_WORKER_FROM = 300
 
 
-def _sent_key(tournament_id: int, key: str) -> str:
-    return f"closed-sent:{tournament_id}:{key}"
-
-
 def _coming_key(tournament_id: int) -> str:
     return f"closed-coming:{tournament_id}"
 
 
 def worker_coming(tournament_id: int) -> None:
-    """A closed round's state of the room is being saved, and once committed the worker that pushes
-    it will be sent it (``broadcast._changed``, inside the transaction): a poll that reads the state
-    the moment it is committed, before ``worker_sent``, leaves its results to the worker too (one
-    web process a close made the hall's results itself, 0.23 s of CPU, in that moment)."""
+    """A state of the room is being saved, and once committed the worker that pushes it will be sent
+    it (``broadcast._changed``, inside the transaction): its results, if a closed round's, are made
+    there, not in the web process that asks first (the poll that closed the round, a safety poll
+    crossing the change, even one that reads the state the moment it is committed: told after the
+    commit, one web process a close made the hall's results itself, 0.23 s of CPU, in that moment)."""
     try:
         cache.set(_coming_key(tournament_id), 1, SENT_SECONDS)
-    except Exception:
-        log.warning("cache unreachable: a closed round's results may be made by a web process", exc_info=True)
-
-
-def worker_sent(tournament_id: int, key: str) -> None:
-    """The room's state ``key`` was sent to the worker that pushes it (``broadcast._announce``): its
-    results, if a closed round's, are made there, not in the web process that asks first (the poll
-    that closed the round, a safety poll crossing the change)."""
-    try:
-        cache.set(_sent_key(tournament_id, key), 1, SENT_SECONDS)
     except Exception:
         log.warning("cache unreachable: a closed round's results may be made by a web process", exc_info=True)
 

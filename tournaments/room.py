@@ -103,8 +103,8 @@ def round_slips_kept(rnd: Round) -> dict[int, Submission]:
     return slips
 
 
-#: The slips panel's rows last made for each round, with the players and slips they were made from.
-_panel_rows: memo.Kept[tuple[dict, dict, object, list[SlipRow]]] = memo.Kept(64)
+#: The slips panel's rows last made for a few rounds, from the players and slips they were made of.
+_panel_rows: memo.Derived[list[SlipRow]] = memo.Derived(64)
 
 
 def round_slips(rnd: Round) -> list[SlipRow]:
@@ -115,13 +115,12 @@ def round_slips(rnd: Round) -> list[SlipRow]:
     neither was read again (the panel's rows are written once for it: ``templatetags.rows``)."""
     room = room_players(rnd.game.tournament_id)
     slips = round_slips_kept(rnd)
-    kept = _panel_rows.get(rnd.pk)
-    if kept is not None and kept[0] is room and kept[1] is slips and kept[2] == rnd.deadline:
-        return kept[3]
-    players = sorted(room.values(), key=lambda p: (p.table_number, p.pk))
-    rows = [SlipRow(p, slips.get(p.pk), rnd.deadline) for p in players]
-    _panel_rows.put(rnd.pk, (room, slips, rnd.deadline, rows))
-    return rows
+
+    def make() -> list[SlipRow]:
+        players = sorted(room.values(), key=lambda p: (p.table_number, p.pk))
+        return [SlipRow(p, slips.get(p.pk), rnd.deadline) for p in players]
+
+    return _panel_rows.of_all((room, slips), (rnd.pk, rnd.deadline), make)
 
 
 #: What ``selectors.round_key`` writes.
@@ -169,7 +168,8 @@ def room_players(tournament_id: int) -> dict[int, Player]:
 
 
 def _count(tournament_id: int) -> int:
-    """How many players the room has now (one indexed count, its SQL written once)."""
+    """How many players the room has now: one indexed count, its SQL written here (the ORM's
+    compiler cost more than the count)."""
     table = connection.ops.quote_name(Player._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {table} WHERE tournament_id = %s", [tournament_id])
@@ -183,7 +183,7 @@ _sizes: memo.Recent[int] = memo.Recent("ROOM_MEMO_SECONDS")
 def room_size(tournament_id: int) -> int:
     """How many players the room has, counted lately: a room's size (a hall or a club), not its list
     (a hall's 1,500 players read to be counted took each web process 13 ms at every close)."""
-    return _sizes.get(tournament_id, lambda: Player.objects.filter(tournament_id=tournament_id).count())
+    return _sizes.get(tournament_id, lambda: _count(tournament_id))
 
 
 def _read_mark(tournament_id: int) -> str | None:

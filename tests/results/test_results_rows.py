@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from django.utils import translation
 
 from engine.ranking import Row
+from tests.fixtures import calls_to
 from tournaments.templatetags import rows as rows_tags
 
 
@@ -67,9 +68,7 @@ def test_each_cell_as_the_template_wrote_it():
 
 
 def test_the_rows_are_written_once_per_ranking_language_and_main_column(monkeypatch):
-    written = []
-    write = rows_tags._results_row
-    monkeypatch.setattr(rows_tags, "_results_row", lambda *args: written.append(args) or write(*args))
+    written = calls_to(monkeypatch, rows_tags, "_results_row")
     rows = (_row(),)
     first = rows_tags.results_rows(rows, None, "total")
     assert rows_tags.results_rows(rows, None, "total") is first and len(written) == 1

@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 
 from arbiter.wsgi import application
+from tests.fixtures import calls_to
 from tests.live_services import REDIS_DATABASES
 from tournaments import broadcast, closed_results, phone, room, services
 from tournaments.own import own_html
@@ -41,10 +42,7 @@ def shared_cache(settings, redis_server):
 @pytest.fixture
 def made(monkeypatch):
     """Every time a process made the room's results itself (the 0.3 s at 1,500 players)."""
-    calls = []
-    make = closed_results.room_results
-    monkeypatch.setattr(closed_results, "room_results", lambda screen: calls.append(screen) or make(screen))
-    return calls
+    return calls_to(monkeypatch, closed_results, "room_results")
 
 
 def _closed(players, game):
@@ -135,14 +133,14 @@ def test_the_web_leaves_the_making_to_the_worker_sent_the_state(
     worker's.  A club's room below the threshold makes them at once."""
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 4)
     _rnd, screen = _closed(players, game)
-    closed_results.worker_sent(game.tournament_id, screen.signature)
+    closed_results.worker_coming(game.tournament_id)
     assert closed_results.results_of(screen, room.players_mark(game.tournament_id)).made is not None
     assert len(made) == 1
     made.clear()
     cache.clear()
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 3)
     mark = room.players_mark(game.tournament_id)
-    closed_results.worker_sent(game.tournament_id, screen.signature)
+    closed_results.worker_coming(game.tournament_id)
     got = []
     web = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
     web.start()
@@ -158,7 +156,7 @@ def test_a_worker_that_never_comes_leaves_them_to_the_web(shared_cache, made, pl
     monkeypatch.setattr(closed_results, "WAIT_SECONDS", 0.3)
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 0)
     _rnd, screen = _closed(players, game)
-    closed_results.worker_sent(game.tournament_id, screen.signature)
+    closed_results.worker_coming(game.tournament_id)
     results = closed_results.results_of(screen, room.players_mark(game.tournament_id))
     assert len(made) == 1 and results.digest == closed_results.room_results(screen).digest
 
@@ -174,10 +172,8 @@ def test_a_web_process_reading_the_made_results_reads_no_players(
     mark = room.players_mark(game.tournament_id)
     closed_results.results_of(screen, mark, pusher=True)  # the worker made them
     expected = _local(screen)[players[1].pk]["fr"]
-    read = []
-    whole = room._room
-    monkeypatch.setattr(room, "_room", lambda tid: read.append(tid) or whole(tid))
-    closed_results.worker_sent(game.tournament_id, screen.signature)
+    read = calls_to(monkeypatch, room, "_room")
+    closed_results.worker_coming(game.tournament_id)
     for _ in range(3):
         results = closed_results.results_of(screen, mark)
         assert results.own(players[1].pk, "fr") == expected
@@ -190,8 +186,8 @@ def test_a_web_process_reading_the_made_results_reads_no_players(
 def test_a_poll_that_sees_a_close_before_its_announce_leaves_the_results_to_the_worker(
     shared_cache, made, players, game, monkeypatch, settings
 ):
-    """The close is committed, then announced (``worker_sent``) a moment later: a hall's poll that
-    reads the closed round in that moment waits for the worker's results too, told before the commit
+    """The close is committed, then announced a moment later: a hall's poll that reads the closed
+    round in that moment waits for the worker's results too, told before the commit
     (``worker_coming``, from the round's save), instead of making the hall's results itself."""
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 3)
     rnd, screen = _closed(players, game)

@@ -10,6 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.fixtures import calls_to
 from tournaments import room, services
 from tournaments.models import Player
 from tournaments.templatetags import rows as rows_tags
@@ -25,10 +26,7 @@ def kept(settings):
 @pytest.fixture
 def reads(monkeypatch):
     """Each time the room's players were read from the database."""
-    calls = []
-    whole = room._room
-    monkeypatch.setattr(room, "_room", lambda tid: calls.append(tid) or whole(tid))
-    return calls
+    return calls_to(monkeypatch, room, "_room")
 
 
 def test_the_rooms_players_are_read_again_only_when_the_room_changed(kept, reads, tournament, players):
@@ -57,9 +55,7 @@ def test_the_panels_rows_are_written_once_and_each_answer_has_its_own_token(
     kept, reads, arbiter_client, game, players, monkeypatch
 ):
     rnd = _placed(game, 1, [(players[0], "H8 ZZZ 10")])
-    written = []
-    row = rows_tags._row
-    monkeypatch.setattr(rows_tags, "_row", lambda *args: written.append(args[0]) or row(*args))
+    written = calls_to(monkeypatch, rows_tags, "_row")
     url = reverse("tournaments:game_slips", args=[game.pk])
     first = arbiter_client.get(url, {"coup": 1}, **HTMX).content.decode()
     second = arbiter_client.get(url, {"coup": 1}, **HTMX).content.decode()

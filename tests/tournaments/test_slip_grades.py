@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from tests.fixtures import calls_to
 from tournaments import services
 from tournaments.models import Game, Round
 from tournaments.services import grading, slips
@@ -28,15 +29,7 @@ def many(tournament):
 @pytest.fixture
 def graded(monkeypatch):
     """The slips the engine was asked to grade, in order."""
-    calls = []
-    real = slips.grade
-
-    def counted(rnd, position, text):
-        calls.append(text)
-        return real(rnd, position, text)
-
-    monkeypatch.setattr(slips, "grade", counted)
-    return calls
+    return calls_to(monkeypatch, slips, "grade")
 
 
 def _fresh(rnd: Round, text: str) -> dict:

@@ -1,13 +1,15 @@
-"""The SQL of a batch of phones' slips (issue 24, ``slips.submissions_store_new``), written once per
-database rather than by the ORM for each statement: in the last seconds of a round a web process
-writes a batch every few milliseconds, of one or two slips each, and making a statement's SQL
-(Django's compiler) cost more than running it.  Rows come back as the ORM would build them (each
-column through the ORM's converters: SQLite's datetimes, the JSON fields)."""
+"""The SQL of a batch of phones' slips (issue 24, ``slips.submissions_store_new``), written here from
+the model's columns rather than by the ORM's compiler for each statement: in the last seconds of a
+round a web process writes a batch every few milliseconds, of one or two slips each, and making a
+statement's SQL (Django's compiler) cost more than running it.  Rows come back as the ORM would
+build them (each column through the ORM's converters, ``server.prepared``: SQLite's datetimes, the
+JSON fields)."""
 
 from __future__ import annotations
 
 from django.db import connection
 
+from server.prepared import converted, converters
 from server.text import clean_before_saving
 from tournaments.models import Player, Submission
 
@@ -84,25 +86,17 @@ def rows_by_id(pks: list[int]) -> dict[int, Submission]:
         return {}
     fields = Submission._meta.concrete_fields
     table = Submission._meta.db_table
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    selected = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(pks))
-    sql = f"SELECT {columns} FROM {connection.ops.quote_name(table)} WHERE id IN ({marks})"
-    converters = []
-    for field in fields:
-        col = field.get_col(table)
-        converters.append((col, connection.ops.get_db_converters(col) + field.get_db_converters(connection)))
+    sql = f"SELECT {selected} FROM {connection.ops.quote_name(table)} WHERE id IN ({marks})"
+    columns = converters([field.get_col(table) for field in fields])
     with connection.cursor() as cursor:
         cursor.execute(sql, pks)
         found = cursor.fetchall()
     names = [f.attname for f in fields]
     rows = {}
     for values in found:
-        converted = []
-        for value, (col, convert) in zip(values, converters, strict=True):
-            for converter in convert:
-                value = converter(value, col, connection)
-            converted.append(value)
-        row = Submission.from_db(connection.alias, names, converted)
+        row = Submission.from_db(connection.alias, names, converted(values, columns))
         rows[row.pk] = row
     return rows
 
