@@ -20,7 +20,7 @@ from engine import record as engine_record
 from engine.notation import RackText, parse_rack
 from engine.ranking import NO_SCORE, Base, GameRanking, Row, TournamentRanking, rows
 from server.writes import ServiceError
-from tournaments import standings
+from tournaments import disclosure, standings
 from tournaments.models import Game, Round
 from tournaments.plays import play_from_json
 
@@ -71,7 +71,7 @@ def _record(game: Game, rounds: list[Round]) -> engine_record.GameRecord:
         tied=[len(r.tops) for r in rounds],
         title=f"{tournament.name} — partie {game.number}",
         date=tournament.date.isoformat(),
-        seed=game.seed if game.source == Game.Source.RANDOM else None,
+        seed=disclosure.seed_shown(game),
     )
 
 

@@ -5,7 +5,10 @@ writes it whole, in one transaction, for the club and the person who import it.
 
 What the file does not carry: this installation's ids (the file's ``id`` are references inside it,
 and the import gives every row a new one), people (who typed a slip or a correction is the importer
-on the other side), the word list itself (named by its sha256: the other side must hold it).
+on the other side), the word list itself (named by its sha256: the other side must hold it), and
+what of a game may not leave the server (``tournaments.disclosure``): a played random game's seed
+(the other side draws from its own) and, in a game an event holds, the event's record (the game goes
+as its room played it, its later racks typed there).
 A player's token travels, so the printed QR cards still join; a token this installation already
 knows (the same tournament imported twice, or a file copying another tournament's tokens) is never
 kept, lest the import take over that player's link: the player gets a new one.  So does a join code
@@ -35,6 +38,7 @@ from results.transfer_reading import (
     refuse,
 )
 from server.writes import ServiceError, writing
+from tournaments import disclosure
 from tournaments.codes import codes_fresh
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
 from tournaments.services.tops import queue_top
@@ -80,7 +84,10 @@ def tournament_document(tournament: Tournament) -> dict:
         "tournament": _row(tournament, TOURNAMENT_FIELDS),
         "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
         "players": [{"id": p.pk, **_row(p, PLAYER_FIELDS)} for p in players],
-        "games": [{**_row(g, GAME_FIELDS), "rounds": rounds_of.get(g.pk, [])} for g in games],
+        "games": [
+            {**disclosure.game_as_it_leaves(g, _row(g, GAME_FIELDS)), "rounds": rounds_of.get(g.pk, [])}
+            for g in games
+        ],
     }
 
 

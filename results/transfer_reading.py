@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import secrets
 import zlib
 
 from django.db import models
@@ -480,6 +481,10 @@ def _player(check: Checker, where: str, obj: object, names: tuple) -> dict | Non
 def _game(check: Checker, where: str, obj: object, players: set) -> dict | None:
     if not check.keys(where, obj, ("rounds", *GAME_FIELDS)):
         return None
+    if obj["seed"] is None:
+        # A game still played leaves without its seed (``tournaments.disclosure``): it goes on here
+        # from a seed of this installation's.
+        obj = {**obj, "seed": secrets.randbelow(2**62)}
     game = check.fields(where, Game, obj, GAME_FIELDS)
     if game.get("prepared") is not None:
         problem = record_problem(game["prepared"])

@@ -12,8 +12,14 @@ class SimultaneousConfig(AppConfig):
         from server import memo
         from simultaneous import messages  # noqa: F401 - registers the room's sentences
         from simultaneous.models import Registration, Upload
+        from simultaneous.secrecy import held_games
         from simultaneous.services import lead_moved
+        from tournaments import disclosure
         from tournaments.models import Game, Round
+
+        # Every reader of a game asks ``tournaments.disclosure`` what of it may leave: the centres'
+        # games are the events'.
+        disclosure.holder(held_games)
 
         # A centre registered or withdrawn, a file kept or withdrawn: this process's public page
         # (``reads.event_standing_recent``) shows it at once.

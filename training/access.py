@@ -8,7 +8,7 @@
   their own tournament, as their review shows them.
 - A game of a simultaneous event's centre stays secret, to everyone, its own club too, until every
   centre of the event is done with its game: its racks and tops are the other centres' evening
-  (``unfinished``).
+  (``tournaments.disclosure``, the rule every reader of a game asks).
 
 The choices offered (``games_for``, ``lexicons_for``) and the checks of a training's source
 (``game_for``, ``lexicon_for``) say the same thing; the checks run when a training starts and each
@@ -23,52 +23,11 @@ from lexicons.models import LexiconList
 from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.writes import ServiceError
-from simultaneous.models import Centre, Event, Registration, Upload
-from tournaments import room
+from tournaments import disclosure, room
 from tournaments.models import Game
 
 #: The games a list offers at most (the newest).
 LISTED = 200
-
-
-def unfinished(event_ids: set[int]) -> set[int]:
-    """The events among ``event_ids`` some centre of which has not finished the game: a centre's
-    room still playing it (ended or abandoned: done), a club registered to play live that has not
-    joined yet, a club registered to play offline whose results file (if any) holds fewer rounds than
-    the prepared record (a live event's: no file yet).  A withdrawn registration no longer waits."""
-    if not event_ids:
-        return set()
-    centres = Centre.objects.filter(event_id__in=event_ids)
-    out = set(centres.filter(game__status=Game.Status.PLAYING).values_list("event_id", flat=True))
-    joined = set(centres.values_list("event_id", "club_id"))
-    waiting = Registration.objects.filter(event_id__in=event_ids - out, withdrawn_at__isnull=True)
-    sent = {
-        (event, club): rounds
-        for event, club, rounds in Upload.objects.filter(event_id__in=event_ids - out).values_list(
-            "event_id", "club_id", "rounds"
-        )
-    }
-    offline = list(waiting.filter(mode=Registration.Mode.OFFLINE).values_list("event_id", "club_id"))
-    lengths = {
-        pk: len((record or {}).get("rounds", ())) if kind == Event.Kind.PREPARED else 0
-        for pk, kind, record in Event.objects.filter(pk__in={e for e, _c in offline}).values_list(
-            "pk", "kind", "record"
-        )
-    }
-    for event, club in waiting.filter(mode=Registration.Mode.LIVE).values_list("event_id", "club_id"):
-        if (event, club) not in joined:
-            out.add(event)
-    for event, club in offline:
-        if sent.get((event, club), -1) < lengths.get(event, 0):
-            out.add(event)
-    return out
-
-
-def _open_games(games: list[Game]) -> list[Game]:
-    """``games`` but those of a simultaneous not finished everywhere."""
-    events = dict(Centre.objects.filter(game_id__in=[g.pk for g in games]).values_list("game_id", "event_id"))
-    secret = unfinished(set(events.values()))
-    return [g for g in games if events.get(g.pk) not in secret]
 
 
 def _clubs(user) -> list[int] | None:
@@ -90,7 +49,7 @@ def games_for(user) -> list[Game]:
     if clubs is not None:
         games = games.filter(tournament__owner_id__in=clubs)
     games = games.select_related("tournament").distinct().order_by("-tournament__date", "-pk")
-    return _open_games(list(games[:LISTED]))
+    return disclosure.shown_to_outsiders(list(games[:LISTED]))
 
 
 def lexicons_for(user):
@@ -126,8 +85,7 @@ def game_for(user, source: dict) -> Game:
             game = None
     if game is None:
         raise ServiceError("training_game_closed")
-    event = Centre.objects.filter(game_id=game.pk).values_list("event_id", flat=True).first()
-    if event is not None and unfinished({event}):
+    if disclosure.outsiders_wait(game):
         raise ServiceError("training_event_secret")
     return game
 

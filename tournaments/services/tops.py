@@ -19,6 +19,7 @@ from engine.scoring import Illegal, evaluate
 from lexicons.loaded import engine_lexicon
 from server.writes import BROKER_DOWN, task
 from tournaments import selectors
+from tournaments.follow import lead_entry
 from tournaments.models import Game, Round
 from tournaments.plays import play_json
 
@@ -101,9 +102,10 @@ def top_fields(game: Game, tiles: tuple[int, ...], found: Tops) -> dict:
 def _prepared_first(game: Game, position: Position, number: int, order: list[dict]) -> list[dict]:
     """§5: a prepared game puts the same top on every centre's board, read as the record writes it
     (a one-tile move has two readings); if the record's move is not a top here, or not told yet (a
-    live centre's round before its close, ``tournaments.follow``), the order stands."""
-    written = game.prepared["rounds"][number - 1]
-    if "word" not in written:
+    live centre's round before its close, ``tournaments.follow``), or the record ends before this
+    round, the order stands."""
+    written = lead_entry(game, number)
+    if written is None or "word" not in written:
         return order
     typed = parse_word(written["word"])
     tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
