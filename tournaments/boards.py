@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from engine import alphabet
 from engine.board import CELLS, CENTER, LETTER_MULT, SIZE, WORD_MULT, square_name
 from engine.notation import NotationError, parse_rack, parse_slip
-from tournaments.follow import waits_for_lead
 from tournaments.models import Round
 
 #: (word multiplier, letter multiplier) -> the square's class.
@@ -166,18 +165,16 @@ def _rack_tile(code: int, *, new: bool = False, after_plus: bool = False) -> Til
 
 
 def round_top(rnd: Round, board: list[int]) -> tuple[dict | None, list[str]]:
-    """The round's top as the room is told it once the round closes: the one placed, or the one
-    proposed before it is placed, and the words it forms on ``board`` (the game's board now).  A centre
-    of a live simultaneous waiting for the lead's choice among tied tops tells none yet."""
-    if not rnd.placed and waits_for_lead(rnd.game, rnd):
-        return None, []
-    top = rnd.placed or (rnd.tops[0] if rnd.tops else None)
-    if top is None:
+    """The round's top as the room is told it: the one the arbiter placed, and the words it forms on
+    ``board`` (the game's board now); none before it is placed (of tied tops the arbiter may place
+    another than the proposed one, and a centre of a live simultaneous places the lead's choice), none
+    for a cancelled round."""
+    top = rnd.placed if rnd.status == Round.Status.PLACED else None
+    if not top:
         return None, []
     horizontal = top["ref"][0].isalpha()
-    if rnd.placed:
-        # The top is on the board already: its words are read with its own tiles taken off.
-        board = list(board)
-        for sq, _tile in top["tiles"]:
-            board[sq] = 0
+    # The top is on the board already: its words are read with its own tiles taken off.
+    board = list(board)
+    for sq, _tile in top["tiles"]:
+        board[sq] = 0
     return top, words_formed(board, top["tiles"], horizontal)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from engine.draw import Bag, Draw, Rejection
 from engine.notation import parse_rack
 from results import exports, sheets
-from tournaments import announce, room, screens, selectors, services, standings
+from tournaments import announce, phone, room, screens, selectors, services, standings
 from tournaments.models import Game, Player, Round, Submission
 
 REFERENCE = ("VDFIR?A", "IBHIQE")  # the first reference game's first two racks, as typed
@@ -305,8 +305,10 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
     services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
     url = f"/parties/{game.pk}/bulletins/"  # the slips panel, apart from the live region (issue 23)
     for lang, words in (
-        ("fr", ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger",
-                "historique")),
+        (
+            "fr",
+            ("dans le délai de grâce", "aucun bulletin", "Bulletin de la table 3", "Corriger", "historique"),
+        ),
         ("en", ("in the grace window", "no slip", "Slip of table 3", "Correct", "history")),
     ):
         arbiter_client.cookies["django_language"] = lang
@@ -359,14 +361,32 @@ def test_solos_are_shown_only_where_they_count(tournament, players, game):
 # -- 6. the projector ----------------------------------------------------------------------------
 
 
-def test_the_projector_shows_the_top_and_its_words_once_the_round_closes_before_it_is_placed(game):
+def test_the_projector_and_the_phones_show_the_top_only_once_the_arbiter_placed_it(game, players):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
     assert screens.projection(game).top is None  # never during the round
     services.round_close(round_id=rnd.pk)
+    assert screens.projection(Game.objects.get(pk=game.pk)).top is None  # the arbiter has not chosen
+    assert phone.room_screen(game.tournament_id).top is None
+    index = len(Round.objects.get(pk=rnd.pk).tops) - 1  # the last of the tied tops, if several
+    services.round_place_top(round_id=rnd.pk, index=index)
+    placed = Round.objects.get(pk=rnd.pk).placed
     view = screens.projection(Game.objects.get(pk=game.pk))
-    top = Round.objects.get(pk=rnd.pk).tops[0]
-    assert (view.top["word"], view.top["score"]) == (top["word"], top["score"])
-    assert view.top_words[0].upper() == top["word"].upper()
+    assert (view.top["ref"], view.top["word"], view.top["score"]) == (
+        placed["ref"],
+        placed["word"],
+        placed["score"],
+    )
+    assert view.top_words[0].upper() == placed["word"].upper()
+    assert phone.room_screen(game.tournament_id).top["word"] == placed["word"]
+
+
+def test_a_cancelled_round_shows_no_top(game):
+    rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
+    services.round_close(round_id=rnd.pk)
+    services.round_cancel(round_id=rnd.pk)
+    cancelled = Round.objects.get(pk=rnd.pk)
+    assert cancelled.status == Round.Status.CANCELLED
+    assert screens.projection(Game.objects.get(pk=game.pk), cancelled).top is None
 
 
 def test_a_bag_stays_whole_through_typed_rejections_and_cancels(bag_game):
