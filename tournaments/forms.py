@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
@@ -83,15 +84,25 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args, default_lexicon: LexiconList | None = None, clubs=None, **kwargs):
+    def __init__(self, *args, default_lexicon: LexiconList | None = None, clubs=None, own_club=None, **kw):
         """``clubs``: the clubs the arbiter may create the tournament for (a choice when there are
-        several); the word lists offered are theirs and the shipped one."""
-        super().__init__(*args, **kwargs)
+        several: ``own_club``, the one the arbiter belongs to, chosen first; the administrator of no
+        club chooses); the word lists offered are theirs and the shipped one.  A new tournament is
+        dated today unless another date is typed."""
+        super().__init__(*args, **kw)
+        if self.instance.pk is None:
+            self.fields["date"].initial = timezone.localdate
         if clubs is not None:
             self.fields["lexicon"].queryset = lexicons_of(clubs)
             if len(clubs) > 1:
-                choices = Club.objects.filter(pk__in=[club.pk for club in clubs])
-                self.fields["owner"] = IdChoiceField(choices, label=_("club propriétaire"), empty_label=None)
+                choices = Club.objects.filter(pk__in=[club.pk for club in clubs]).order_by("name", "pk")
+                mine = own_club if own_club in {club.pk for club in clubs} else None
+                self.fields["owner"] = IdChoiceField(
+                    choices,
+                    label=_("club propriétaire"),
+                    empty_label=None if mine else _("— choisissez le club —"),
+                    initial=mine,
+                )
         if default_lexicon is not None:
             self.fields["lexicon"].initial = default_lexicon.pk
         # Said beside the choice (§6): the shipped list is not the ODS the clubs play.

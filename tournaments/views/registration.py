@@ -15,6 +15,7 @@ from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
 from lexicons.services import lexicon_preferred
 from server.network import public_base
+from server.restore import on_the_laptop
 from server.writes import ServiceError
 from tournaments import cards, selectors, services
 from tournaments.access import for_arbiter
@@ -38,6 +39,8 @@ def home(request):
         "several_clubs": len(arbiter_of) > 1,
         "games": selectors.games_under_way(access.clubs(request.user, Role.DEPUTY)),
         "may_create": bool(arbiter_of),
+        # Resuming an evening from a copy replaces the installation's: its administrator's, on the laptop.
+        "may_resume": access.is_admin(request.user) and on_the_laptop(),
     }
     return render(request, "tournaments/tournament_list.html", context)
 
@@ -47,7 +50,10 @@ def tournament_create(request):
     clubs = list(access.clubs(request.user, Role.ARBITER))
     # The club's own list (its ODS) when it has one: the shipped list is not the ODS (§6).
     default = lexicon_preferred(clubs) or lexicon_default_row()
-    form = TournamentForm(request.POST or None, request.FILES or None, default_lexicon=default, clubs=clubs)
+    own = next(iter(access.club_ids(request.user, Role.ARBITER)), None)
+    form = TournamentForm(
+        request.POST or None, request.FILES or None, default_lexicon=default, clubs=clubs, own_club=own
+    )
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create_with_list(
