@@ -20,6 +20,30 @@ class ServerConfig(AppConfig):
         # The laptop's database holds the players' data: readable by this account only.
         connection_created.connect(_private_database, dispatch_uid="server-private-database")
 
+    def resumed(self) -> None:
+        """``server.restore``, after an evening is resumed from a copy: the copy's sessions were
+        signed with the other laptop's secret key (a key is never copied), and a browser bringing
+        one back would be answered as a stranger with "Session data corrupted" in the log.  The
+        sessions this laptop cannot read are deleted: such a browser starts a new one (its arbiter
+        logs in again); a copy resumed on the laptop that made it keeps its sessions."""
+        from django.contrib.sessions.backends.db import SessionStore
+        from django.contrib.sessions.models import Session
+        from django.core import signing
+
+        store = SessionStore()
+        unreadable = []
+        for key, data in Session.objects.values_list("session_key", "session_data").iterator():
+            try:
+                signing.loads(data, salt=store.key_salt, serializer=store.serializer)
+            except Exception:  # signed elsewhere (BadSignature), or not a session at all
+                unreadable.append(key)
+        for start in range(0, len(unreadable), SESSIONS_PER_DELETE):
+            Session.objects.filter(session_key__in=unreadable[start : start + SESSIONS_PER_DELETE]).delete()
+
+
+#: Sessions deleted per statement (SQLite's older builds take at most 999 parameters).
+SESSIONS_PER_DELETE = 500
+
 
 def _warm_up_worker(**_kwargs) -> None:
     from server.warmup import warm_up_rooms

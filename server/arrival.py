@@ -157,15 +157,18 @@ def wait_is_over(cutoff: datetime, now: datetime) -> bool:
 def create_server(application, **options):
     """The laptop's server (``server.waitress.create_server``, held against slow and idle clients,
     with its options) whose requests carry their arrival time and whose slips are kept in the
-    waiting list until answered: its channel, and waitress's own parser and task, each extended by
-    one step (waitress is pinned in requirements.txt; tests/server/test_arrival.py runs it)."""
-    from waitress.parser import HTTPRequestParser
+    waiting list until answered: its channel, its parser (``SoundParser``: every refusal answered)
+    and waitress's own task, each extended by one step (waitress is pinned in requirements.txt;
+    tests/server/test_arrival.py runs it)."""
     from waitress.task import WSGITask
 
-    from server.waitress import GuardedChannel
+    from server.waitress import GuardedChannel, SoundParser
     from server.waitress import create_server as guarded_server
 
-    class StampedParser(HTTPRequestParser):
+    class StampedParser(SoundParser):
+        """A request refused by the parser is stamped too, and is no slip: its answer is the
+        parser's 400, whatever its path."""
+
         received_at: float | None = None
         slip = False
 
@@ -173,8 +176,7 @@ def create_server(application, **options):
             consumed = super().received(data)
             if self.completed and self.received_at is None:
                 self.received_at = time.time()
-                path = getattr(self, "path", "") or ""
-                if getattr(self, "command", "") == "POST" and not self.error and SLIP_PATH.match(path):
+                if self.error is None and self.command == "POST" and SLIP_PATH.match(self.path):
                     self.slip = True
                     slip_arrived(self, self.received_at)
             return consumed

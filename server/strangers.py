@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 
 #: What the strangers' process prints once it listens.
 READY = "strangers-ready"
+#: Seconds the strangers' process has to end once asked (its threads finish their requests).
+STOP_SECONDS = 10
 #: Paths either process serves itself: files, the language switch (a POST a 307 would carry, but
 #: nothing of the room's state), the browser's icon.
 EITHER = re.compile(r"/(?:static/|i18n/|favicon\.ico\Z|robots\.txt\Z)")
@@ -55,10 +57,12 @@ class Strangers:
         return self.ready.is_set() and self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
+        """Asked to end (SIGTERM; ``manage.py strangers`` ends its loop and exits as any program,
+        its training worker with it), then ended if it has not within ``STOP_SECONDS``."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(5)
+                self.process.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 self.process.kill()
 

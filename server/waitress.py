@@ -16,22 +16,30 @@ sockets that never finish their request lock every phone out until they close.  
   descriptors pass 1023, which select() refuses, stopping the server; the open-files limit is raised
   to fit.  Windows has no poll(): its select() watches 512 sockets, so the limit there is 500.
 
-Waitress's own server and channel, each extended (waitress is pinned in requirements.txt);
-``server.arrival`` extends the channel again to stamp each request on arrival.
+Every request waitress's parser refuses is answered with its status line (400; 431 for a header
+over the limit) and the connection closed: a bare CR or LF ends the request at once (waitress would
+wait for a CRLF CRLF that never comes), a request line with a control character or that the URL
+parser trips on is a 400, and so is any HTTP version but 1.0 and 1.1 (``SoundParser``).
+
+Waitress's own server, channel and parser, each extended (waitress is pinned in requirements.txt);
+``server.arrival`` extends the channel and the parser again to stamp each request on arrival.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import select
 import socket
 import time
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser, ParsingError, TransferEncodingNotImplemented
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
+from waitress.utilities import BadRequest
 
 from server.lanes import RoomFirstDispatcher
 
@@ -56,8 +64,15 @@ ACCEPTS_PER_TURN = 64
 SELECT_SOCKETS = 500
 #: Files the process keeps open beside its connections: the database, logs, uploads spilled to disk.
 FILES_SPARE = 256
-#: A warning of the same kind at most this often: an attack must not flood the arbiter's terminal.
+#: A warning of the same kind at most this often: an attack must not flood the arbiter's log.
 WARN_EVERY_SECONDS = 60
+#: The HTTP versions served; any other request line is refused (400).
+VERSIONS = ("1.0", "1.1")
+#: In a request's head, a LF without its CR, or a CR followed by anything but LF (a CR last in what
+#: has arrived yet waits for the next byte).
+BARE_LINE_END = re.compile(rb"(?<!\r)\n|\r(?=[^\n])")
+#: A control character (NUL, TAB, DEL...): never in a request line (RFC 9112, 3).
+CONTROL = re.compile(rb"[\x00-\x1f\x7f]")
 
 logger = logging.getLogger("waitress")
 
@@ -177,10 +192,54 @@ class Connections:
             logger.warning(message, *args)
 
 
+class SoundParser(HTTPRequestParser):
+    """Waitress's parser, whose every refusal is a request in error (answered by waitress's error
+    task, then the connection closed), never an exception in the server's loop, which would close
+    the connection without a word.  A refused request may never have had its request line read: its
+    method, path and query are then empty, so that nothing downstream (the lanes, the stamp) has to
+    ask whether it was parsed."""
+
+    command = path = query = request_uri = ""
+
+    def received(self, data):
+        if not self.completed and self.body_rcv is None and self._bare_line_end(data):
+            return self._refuse(BadRequest("Bare CR or LF in the request's head"), len(data))
+        try:
+            return super().received(data)
+        except Exception as error:  # a stranger's bytes, not the server's failure
+            logger.info("A request the parser could not read is refused (400): %r", error)
+            return self._refuse(BadRequest("The request could not be read"), len(data))
+
+    def parse_header(self, header_plus):
+        try:
+            super().parse_header(header_plus)
+        except (ParsingError, TransferEncodingNotImplemented):
+            raise
+        except Exception as error:  # the URL parser's ValueError on "http://[::1", say
+            raise ParsingError(f"Bad request line: {error}") from error
+        if CONTROL.search(self.first_line):
+            raise ParsingError("Control character in the request line")
+        if self.version not in VERSIONS:
+            raise ParsingError("HTTP/1.0 or HTTP/1.1 only")
+
+    def _bare_line_end(self, data: bytes) -> bool:
+        """Whether the head, as far as it has arrived with ``data`` (the body left out), holds a
+        bare CR or LF.  The last bytes already seen come along: a CR may end one packet and its LF
+        start the next."""
+        window = self.header_plus[-3:] + data
+        end = window.find(b"\r\n\r\n")
+        return BARE_LINE_END.search(window if end < 0 else window[: end + 4]) is not None
+
+    def _refuse(self, error, consumed: int) -> int:
+        self.error, self.completed, self.headers_finished = error, True, True
+        return consumed
+
+
 class GuardedChannel(HTTPChannel):
     """Waitress's channel, knowing since when its request has been arriving and since when it has
-    been waiting for one."""
+    been waiting for one; its requests read by ``SoundParser``."""
 
+    parser_class = SoundParser
     dropped = False
     #: When the first byte of the request still arriving came; None when none is.
     arriving_since: float | None = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -89,7 +90,9 @@ def running() -> bool:
 def lower_priority() -> None:
     """The worker's initializer: it gives way to the room's process, and ends with it (its queue's
     pipe never closes while the worker itself holds both ends, so it would outlive a web process
-    stopped or killed)."""
+    stopped or killed).  Ctrl+C, which the terminal sends to the whole group, is its web process's
+    to handle: the worker ends when that process closes the pool, not with a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
 from server.backup import default_folder, start_saver
+from server.logs import log_to_file
 from server.network import lan_addresses
 from server.strangers import room_side
 from server.strangers import start as start_strangers
@@ -111,7 +112,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         """Ctrl+C stops the server, at any moment, with one sentence and no traceback (issue 23):
-        everything is kept in the database, and a round left running closes at the next start."""
+        everything is kept in the database, and a round left running closes at the next start.  The
+        terminal shows what the arbiter must know; the details go to the log file (``server.logs``)."""
+        self.log = log_to_file("arbiter")
         try:
             serving = self._serve(**options)
         except KeyboardInterrupt:  # before serving (migrating, collecting the static files)
@@ -151,13 +154,14 @@ class Command(BaseCommand):
         pending = pending_resume(settings.VAR_DIR)
         if pending is None:
             return
+        copy, media = pending
         try:
-            resume_or_refuse(str(pending), replace=False, write=self.stdout.write)
+            resume_or_refuse(str(copy), replace=False, write=self.stdout.write, media=media)
         except CommandError as error:
             self.stderr.write(str(error))
             return
-        if pending == Path(settings.VAR_DIR) / UPLOADED:
-            pending.unlink(missing_ok=True)
+        if copy == Path(settings.VAR_DIR) / UPLOADED:
+            copy.unlink(missing_ok=True)
 
     def _serve(
         self,
@@ -197,6 +201,7 @@ class Command(BaseCommand):
             self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
             self.stdout.write(f"    {change_password_command('arbitre')}")
         self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
+        self.stdout.write("  " + _("Journal : %(path)s") % {"path": self.log})
         database = settings.DATABASES["default"]
         backups = Path(backup_dir).expanduser() if backup_dir else default_folder()
         if database["ENGINE"] == "django.db.backends.sqlite3":

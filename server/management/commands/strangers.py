@@ -3,16 +3,19 @@ started by ``manage.py serve`` on the next port; not a command an arbiter types.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
 import sys
 import threading
+import time
 
 from django.core.management.base import BaseCommand
 
+from server.logs import log_to_file
 from server.management.commands.serve import laptop_server_options
-from server.strangers import READY, strangers_side
+from server.strangers import READY, STOP_SECONDS, strangers_side
 
 #: The strangers' process gives way to the room's (POSIX nice; Windows' below-normal class).
 NICENESS = 10
@@ -28,9 +31,14 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=2)
 
     def handle(self, *args, port: int, room_port: int, threads: int, **options):
-        # Ctrl+C is the room's server's to handle: it stops this one.  Its input closing (the room's
-        # server ended, however it ended) ends this one too.
+        # Its details in a log file of its own; the arbiter's terminal gets its errors in a line.
+        log_to_file("strangers")
+        # Ctrl+C is the room's server's to handle: it stops this one (SIGTERM), and so does its
+        # input closing (the room's server ended, however it ended).  Either ends the server's loop
+        # and this process as any program ends: the training worker and the queues that spoke to it
+        # closed, nothing left behind for the system to clean up.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, _stop)
         threading.Thread(target=_end_with_input, name="room-watch", daemon=True).start()
         _lower_priority()
         from django.core.servers.basehttp import get_internal_wsgi_application
@@ -51,10 +59,16 @@ class Command(BaseCommand):
         server.run()
 
 
+def _stop(_signum, _frame) -> None:
+    raise SystemExit(0)  # waitress's loop ends on it, its threads stopped
+
+
 def _end_with_input() -> None:
     while sys.stdin.read(1024):
         pass
-    os._exit(0)
+    _thread.interrupt_main(signal.SIGTERM)  # ``_stop``, in the main thread
+    time.sleep(STOP_SECONDS)
+    os._exit(0)  # the orderly end did not come
 
 
 def _lower_priority() -> None:
