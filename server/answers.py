@@ -13,6 +13,7 @@ from django.utils.html import escape
 
 from engine.messages import Message, known
 from server.language import interface_language
+from server.logins import device_key
 
 
 def error_answer(request, code: str, status: int, after: str = "") -> HttpResponse:
@@ -64,11 +65,13 @@ def _page_before(request) -> str:
 
 
 def login_locked(request, original_response=None, credentials=None) -> HttpResponse:
-    """``settings.AXES_LOCKOUT_CALLABLE``: too many wrong passwords from this address or for this
-    account.  429 with ``Retry-After``, the sentence in the interface's language and the wait."""
+    """``settings.AXES_LOCKOUT_CALLABLE``: too many wrong passwords (``server.logins``).  429 with
+    ``Retry-After``, the sentence in the interface's language and the wait; a stranger's sentence
+    also says that the browser that already logged in to the account is not locked out."""
     minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
     lang = interface_language()
-    body = escape(Message("login_locked", {"minutes": minutes}).text(lang))
+    code = "login_locked" if device_key(request, credentials) is None else "login_locked_device"
+    body = escape(Message(code, {"minutes": minutes}).text(lang))
     response = HttpResponse(
         f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>429</title>'

@@ -1,9 +1,10 @@
 """Addresses and lock-outs (issue 22): the client's address is read from the proxy's header only when
 the peer is a trusted proxy; wrong passwords lock an (account, address) pair, and an address trying
-many accounts; a join link that names a player is served whatever its address guessed; nginx holds a
-client's thousands of connections without refusing a phone, and answers 503 beyond the per-address
-limit.  The brakes are tried through the real processes (gunicorn, and nginx before it), from other
-loopback addresses (127.0.0.2, 127.0.0.3: the client socket is bound to them)."""
+many accounts, never the browser that already logged in to the account (its device cookie); a join
+link that names a player is served whatever its address guessed; nginx holds a client's thousands of
+connections without refusing a phone, and answers 503 beyond the per-address limit.  The brakes are
+tried through the real processes (gunicorn, and nginx before it), from other loopback addresses
+(127.0.0.2, 127.0.0.3: the client socket is bound to them)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import urllib.request
 import pytest
 
 from server import addresses, arrival, proxy
+from server.logins import DEVICE_COOKIE
 from tests.scale_front import collected_static, front_publishing
 
 # -- the address, in the process -------------------------------------------------------------------
@@ -138,6 +140,17 @@ def test_through_nginx_a_stranger_locks_only_the_account_from_their_own_address(
     assert stranger.logins([("arbitre", "secret-123", {})]) == [429]
     # The arbiter's laptop, at another address, logs in: the header nginx sets is believed.
     assert Browser(front.port, "127.0.0.3").logins([("arbitre", "secret-123", {})]) == [302]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_through_nginx_the_arbiters_laptop_in_the_hall_logs_in_while_the_hall_is_locked(front, arbiter):
+    laptop = Browser(front.port, "127.0.0.2")  # the arbiter's laptop, behind the hall's one address
+    assert laptop.logins([("arbitre", "secret-123", {})]) == [302]
+    laptop.cookies = {DEVICE_COOKIE: laptop.cookies[DEVICE_COOKIE]}  # logged out: its device cookie stays
+    phone = Browser(front.port, "127.0.0.2")
+    guesses = [("arbitre", "wrong", {})] * 5 + [("arbitre", "secret-123", {})]
+    assert phone.logins(guesses) == [200] * 4 + [429, 429]
+    assert laptop.logins([("arbitre", "secret-123", {})]) == [302]
 
 
 @pytest.mark.django_db(transaction=True)
