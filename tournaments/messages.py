@@ -234,6 +234,15 @@ register(
         },
         # Said by the phone's script of a rack tile the slip being typed uses (player.js).
         "phone_tile_used": {"fr": "dans le bulletin", "en": "in the slip"},
+        # Said under the slip as it is typed (player.js): the word takes a tile the rack lacks.
+        "phone_rack_no_blank": {
+            "fr": "Votre tirage n'a pas de joker pour ce mot.",
+            "en": "Your rack has no blank for this word.",
+        },
+        "phone_rack_no_letter": {
+            "fr": "Votre tirage n'a pas de {letter} pour ce mot.",
+            "en": "Your rack has no {letter} for this word.",
+        },
         # Said by the phone's live region to a screen reader (player_access.js).
         "phone_new_rack": {"fr": "Nouveau tirage :", "en": "New rack:"},
         "phone_thirty": {"fr": "Trente secondes.", "en": "Thirty seconds."},

@@ -152,3 +152,24 @@ def test_the_language_switch_covers_nothing_works_and_the_touch_targets_are_larg
     page.get_by_role("button", name="FR", exact=True).tap()
     expect(page.get_by_role("button", name="Envoyer")).to_be_visible()
     assert not errors, errors
+
+
+def test_the_preview_says_a_tile_the_rack_lacks_before_the_slip_goes(live_server, phone, artifacts):
+    player = _running_round_with_a_blank()  # VDFIR?A: one blank, no S
+    page = phone().new_page()
+    errors = _open(page, live_server.url, player)
+    field = page.get_by_label("Référence et mot")
+    missing = page.locator("#slip-missing")
+    expect(missing).to_have_attribute("role", "status")  # read out by a screen reader as it changes
+
+    field.press_sequentially("h4 favo?ri?")  # a second joker: the rack has one
+    expect(missing).to_have_text("Votre tirage n'a pas de joker pour ce mot.")
+    page.screenshot(path=str(artifacts / "phone-rack-no-blank-360.png"))
+    field.fill("")
+    field.press_sequentially("h4 favo?ris")  # no S on the rack
+    expect(missing).to_have_text("Votre tirage n'a pas de S pour ce mot.")
+    field.fill("")
+    field.press_sequentially("h4 favo?ri")  # as the rack allows: nothing said
+    expect(missing).to_have_text("")
+    expect(missing).to_be_hidden()
+    assert not errors, errors

@@ -92,6 +92,8 @@ SCRIPT_TEXTS = {
     "kept-slip": "phone_kept_slip",
     "refused": "phone_refused",
     "tile-used": "phone_tile_used",
+    "rack-no-blank": "phone_rack_no_blank",
+    "rack-no-letter": "phone_rack_no_letter",
     "new-rack": "phone_new_rack",
     "thirty": "phone_thirty",
     "time-up": "phone_time_up",
@@ -102,7 +104,7 @@ SCRIPT_TEXTS = {
 
 #: What the script writes into its sentences itself (the time the server was lost, the join code, a
 #: slip kept on the phone).
-_SCRIPT_SLOTS = {"time": "{time}", "code": "{code}", "slip": "{slip}"}
+_SCRIPT_SLOTS = {"time": "{time}", "code": "{code}", "slip": "{slip}", "letter": "{letter}"}
 
 
 def _script_texts(lang: str) -> dict[str, str]:

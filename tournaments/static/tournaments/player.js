@@ -236,6 +236,7 @@
       var note = tile.querySelector(".used-note");
       if (note) tile.removeChild(note);
     });
+    var missing = null;
     letters.forEach(function (letter, i) {
       var cell = at ? cellAt(board, at, i) : null;
       if (at && (!cell || onBoard(cell))) return;
@@ -243,13 +244,27 @@
       var tile = tiles.filter(function (t) {
         return !t.classList.contains("used") && tileLetter(t) === wanted;
       })[0];
-      if (!tile) return;
+      if (!tile) {
+        if (at && missing === null) missing = wanted;
+        return;
+      }
       tile.classList.add("used");
       var note = document.createElement("span");
       note.className = "sr used-note";
       note.textContent = ", " + text("tileUsed");
       tile.appendChild(note);
     });
+    sayMissing(missing);
+  }
+
+  /* Said under the slip before it goes: the word takes a tile the rack does not hold (a joker it has
+     not, a letter it has not or has used already), in the region a screen reader reads out. */
+  function sayMissing(wanted) {
+    var box = $("slip-missing");
+    if (!box) return;
+    var said = wanted === null ? "" : wanted === "?" ? text("rackNoBlank")
+      : text("rackNoLetter").replace("{letter}", wanted);
+    if (box.textContent !== said) box.textContent = said;
   }
 
   function tileLetter(tile) {
