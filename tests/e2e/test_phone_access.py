@@ -6,6 +6,7 @@ arbiter's way, and large print stays on the phone with no control cut off."""
 from __future__ import annotations
 
 import datetime
+import re
 
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
@@ -14,6 +15,7 @@ from lexicons.loaded import lexicon_default_row
 from tests.e2e.browser import VOICE
 from tests.e2e.browser import orm as _orm
 from tournaments import services
+from tournaments.models import Round, Submission
 
 expect.set_options(timeout=10_000)
 
@@ -90,10 +92,13 @@ def test_a_player_plays_by_keyboard_and_screen_reader_in_large_print(live_server
     slip = page.get_by_label("Référence et mot")
     expect(slip).to_have_value("H9 ")
     _announced(page, "H9 horizontal")
-    h9.focus()
-    page.keyboard.press(" ")
+    expect(h9).to_be_focused()  # the help says: a second time turns the direction
+    page.keyboard.press("Enter")
     expect(slip).to_have_value("9H ")
     _announced(page, "9H vertical")
+    expect(h9).to_be_focused()
+    page.keyboard.press(" ")
+    expect(slip).to_have_value("H9 ")
 
     # The rack heard the arbiter's way.
     page.get_by_role("button", name="Écouter le tirage").click()
@@ -140,3 +145,65 @@ def test_a_player_plays_by_keyboard_and_screen_reader_in_large_print(live_server
     _announced(page, f"{top['score']}")
     expect(page.locator("#player-announce")).to_contain_text("Total")
     _no_control_cut_off(page)
+
+
+def _keys_of(word: str) -> list[str]:
+    """The keys that type ``word`` as the slip writes it: a joker is its letter then "?"."""
+    keys = []
+    for letter in word:
+        keys += [letter.upper(), "?"] if letter.islower() else [letter]
+    return keys
+
+
+def test_a_blind_player_sends_a_slip_in_as_many_keys_as_a_sighted_player_taps_and_types(live_server, phone):
+    """A whole timed round by keyboard and the names a screen reader reads, nothing else: the square
+    found by its name, Enter (twice for a word down), the word typed from there, Tab to the score,
+    Enter to send: as many keys as a sighted player's taps (the square, again for down, the score's
+    box, Envoyer) plus what both type."""
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="x-secret-123")
+        tournament = services.tournament_create(
+            created_by=arbiter, lexicon=lexicon_default_row(), name="Soirée", date=datetime.date(2026, 11, 26)
+        )
+        alice = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, seed=2026)
+        rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+        services.round_start(round_id=rnd.pk)
+        top = rnd.tops[0]
+    page = phone().new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    grid = page.get_by_role("grid", name="Grille")
+    ref = top["ref"]
+    across = ref[0].isalpha()
+    name = ref if across else ref[-1] + ref[:-1]  # squares are named row then column
+    square = grid.get_by_role("gridcell", name=re.compile(f"^{name},"))
+    square.focus()  # a screen reader's "find": the square by its name
+    expect(square).to_be_focused()
+
+    pressed = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    press("Enter")
+    if not across:
+        press("Enter")
+    expect(page.get_by_label("Référence et mot")).to_have_value(f"{ref} ")
+    for key in _keys_of(top["word"]):
+        press(key)
+    expect(page.get_by_label("Référence et mot")).to_have_value(f"{ref} {''.join(_keys_of(top['word']))}")
+    press("Tab")
+    expect(page.get_by_label("Score annoncé")).to_be_focused()
+    for digit in str(top["score"]):
+        press(digit)
+    press("Enter")
+    expect(page.locator("#player-receipt")).to_contain_text("reçu à")
+    with _orm():
+        slip = Submission.objects.get(player=alice)
+        assert slip.received_at < Round.objects.get(pk=rnd.pk).deadline
+        assert (slip.ref, slip.word) == (top["ref"], top["word"])
+    taps = 1 + (0 if across else 1) + 1 + 1  # the square (again for down), the score's box, Envoyer
+    typed = len(_keys_of(top["word"])) + len(str(top["score"]))
+    assert len(pressed) <= taps + typed, pressed

@@ -303,7 +303,9 @@
     changed();
   }
 
-  function tapCell(sq) {
+  /* A tap on a square, or Enter on it (``stay``: the keyboard's way keeps the focus on the square,
+     where a second Enter turns the direction and the word's first letter goes to the slip). */
+  function tapCell(sq, stay) {
     var field = $("slip-text");
     var row = ROWS.charAt(Math.floor(sq / SIZE)), col = String(sq % SIZE + 1);
     var across = row + col, down = col + row;
@@ -313,6 +315,7 @@
     var rest = slip.ref ? slip.rest : field.value.trim();
     field.value = ref + " " + rest.replace(/^\s+/, "");
     changed();
+    if (stay) return;
     field.focus();
     field.setSelectionRange(field.value.length, field.value.length);
   }
@@ -334,7 +337,8 @@
 
   document.addEventListener("click", function (event) {
     var cell = event.target.closest("#player-board [data-sq]");
-    if (cell && (phase() === "running" || phase() === "drawn")) return tapCell(+cell.dataset.sq);
+    // A click the keyboard made (Enter or Space on the square: no pointer, detail 0) keeps the focus.
+    if (cell && (phase() === "running" || phase() === "drawn")) return tapCell(+cell.dataset.sq, event.detail === 0);
     var letter = event.target.closest("#slip-letters button");
     if (letter) toggleJoker(+letter.dataset.index);
   });

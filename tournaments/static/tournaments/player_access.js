@@ -1,8 +1,10 @@
-/* The player's phone for every player (issue 15): the board as a grid a screen reader and a keyboard
-   walk with the arrow keys (one square in the tab order at a time; Enter or Space on a square does
-   what a tap does: it sets the reference, a second time turns the direction), polite announcements
-   of a new rack, the 30-second call, the end of the round and the player's result, the rack spoken
-   the arbiter's way on demand, and a large-print, high-contrast setting kept on this phone.
+/* The player's phone for every player: the board as a grid a screen reader and a keyboard walk with
+   the arrow keys (one square in the tab order at a time; Enter or Space on a square does what a tap
+   does: it sets the reference, a second time turns the direction, the focus staying on the square;
+   the word's first letter typed there begins the word in the slip, and Enter sends), polite
+   announcements of a new rack, the 30-second call, the end of the round and the player's result,
+   the rack spoken the arbiter's way on demand, and a large-print, high-contrast setting kept on
+   this phone.
    The sentences come from the server in the page's language (data-text-* on main.screen). */
 (function () {
   "use strict";
@@ -121,7 +123,9 @@
         event.preventDefault();
         choose(cell);
         return;
-      default: return;
+      default:
+        if (typeLetter(event)) event.preventDefault();
+        return;
     }
     event.preventDefault();
     moveTo(next);
@@ -135,6 +139,21 @@
     var field = $("slip-text");
     var m = field && field.value.match(/^\s*([A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])\b/);
     if (m) announce(m[1] + " " + text(/^[A-O]/.test(m[1]) ? "across" : "down"));
+  }
+
+  /* A letter typed on the board once a reference is chosen begins the word in the slip (the word
+     typed before, if any, makes way), where the rest of it is typed and Enter sends it. */
+  function typeLetter(event) {
+    var field = $("slip-text");
+    if (!field || field.disabled || event.ctrlKey || event.altKey || event.metaKey) return false;
+    if (event.key.length !== 1 || !/[A-Za-z\u00C0-\u017F]/.test(event.key)) return false;
+    var ref = field.value.match(/^\s*([A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])\s/);
+    if (!ref) return false;
+    field.focus();
+    field.value = ref[1] + " " + event.key.toUpperCase();
+    field.setSelectionRange(field.value.length, field.value.length);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    return true;
   }
 
   document.addEventListener("focusin", function (event) {
