@@ -87,8 +87,13 @@ def check_sizes(files: Sequence[tuple[str, int]]) -> None:
         raise MergeError("merge_files_too_big", limit=MAX_ALL_MB)
 
 
-def read_results(index: int, name: str, data: bytes, *, room: int = MAX_PLAYERS) -> Results:
-    """The file ``name`` (the ``index``-th of the merge), whose players must fit in ``room``."""
+def read_results(
+    index: int, name: str, data: bytes, *, room: int = MAX_PLAYERS, club: str | None = None
+) -> Results:
+    """The file ``name`` (the ``index``-th of the merge), whose players must fit in ``room``.
+    ``club``: the centre as the server knows it (a simultaneous's upload: its token's club), which the
+    file's players without a club of their own play for; the file's own "club" is then checked as
+    text and otherwise ignored, since whoever writes a file may name any club there."""
     name = file_name(name)
     obj = _json(name, data)
     if not isinstance(obj, dict) or obj.get("format") != RESULTS_FORMAT:
@@ -102,7 +107,8 @@ def read_results(index: int, name: str, data: bytes, *, room: int = MAX_PLAYERS)
         raise MergeError("merge_file_players", file=name, count=len(players), limit=MAX_FILE_PLAYERS)
     if len(players) > room:
         raise MergeError("merge_players", file=name, limit=MAX_PLAYERS)
-    club = _text(name, obj, "club", Tournament)
+    claimed = _text(name, obj, "club", Tournament)
+    club = claimed if club is None else club
     tops = [r.score for r in record.rounds]
     return Results(
         name=name,

@@ -51,10 +51,11 @@ def build(printout: Printout, progress: Progress | None = None) -> tuple[str, st
 
 
 def evening_papers(tournament: Tournament) -> tuple[RankingSheet, list[GamePapers]]:
-    """The tournament's ranking, then every game that has a counted round, in order: its ranking, its
-    game sheet, its players' cards.  The tournament's ranking ranks each game once for all of them."""
-    ranking = standings.tournament_ranking(tournament)
-    games = list(tournament.games.order_by("number"))  # the order of ranking.games
+    """The tournament's ranking, then every ranked game (an abandoned one is not) that has a counted
+    round, in order: its ranking, its game sheet, its players' cards.  The tournament's ranking ranks
+    each game once for all of them."""
+    games = standings.ranked_games(tournament)
+    ranking = standings.tournament_ranking(tournament, games)
     played = set(Round.objects.filter(game__in=games, status__in=COUNTED).values_list("game_id", flat=True))
     papers = [
         GamePapers(game_ranking_sheet(game, ranked), game_sheet(game), tuple(score_cards(game, ranked)))

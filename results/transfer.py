@@ -9,11 +9,10 @@ on the other side), the word list itself (named by its sha256: the other side mu
 what of a game may not leave the server (``tournaments.disclosure``): a played random game's seed
 (the other side draws from its own) and, in a game an event holds, the event's record (the game goes
 as its room played it, its later racks typed there).
-A player's token travels, so the printed QR cards still join; a token this installation already
-knows (the same tournament imported twice, or a file copying another tournament's tokens) is never
-kept, lest the import take over that player's link: the player gets a new one.  So does a join code
-(the code typed where the QR code cannot be scanned): kept unless a player here holds it, new then,
-and new for every player of a file written before codes (``arbiter-tournament/1``)."""
+The file carries each player's token and join code, but a secret of this installation is never one
+a file chose (anyone who writes a file could name ``AAAA…``, or the links of players seen elsewhere):
+every imported player gets a new token and a new join code made here, so new cards are printed from
+the imported tournament's page."""
 
 from __future__ import annotations
 
@@ -134,14 +133,12 @@ def _write(document: dict, lexicon: LexiconList, club, user) -> Tournament:
     tournament = Tournament.objects.create(
         **document["tournament"], lexicon=lexicon, owner=club, created_by=user
     )
-    wanted = [p["token"] for p in document["players"]]
-    taken = set(Player.objects.filter(token__in=wanted).values_list("token", flat=True))
-    codes = _join_codes(document["players"])
+    codes = codes_fresh(len(document["players"]))
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
             **{k: v for k, v in p.items() if k not in ("id", "token", "join_code")},
-            token=new_token() if p["token"] in taken else p["token"],
+            token=new_token(),
             join_code=code,
         )
         for p, code in zip(document["players"], codes)
@@ -150,16 +147,6 @@ def _write(document: dict, lexicon: LexiconList, club, user) -> Tournament:
     for number in document["games"]:
         _write_game(tournament, number, player_ids, user)
     return tournament
-
-
-def _join_codes(players: list[dict]) -> list[str]:
-    """Each player's code: the file's, unless a player here holds it (or the file has none)."""
-    wanted = [p.get("join_code") for p in players]
-    held = Player.objects.filter(join_code__in=[code for code in wanted if code])
-    taken = set(held.values_list("join_code", flat=True))
-    kept = [code if code and code not in taken else None for code in wanted]
-    fresh = iter(codes_fresh(kept.count(None), avoid=[code for code in kept if code]))
-    return [code or next(fresh) for code in kept]
 
 
 def _write_game(tournament: Tournament, doc: dict, player_ids: dict, user) -> None:

@@ -131,10 +131,13 @@ def game_export(request, pk: int, what: str):
     """The game record (replayable, §5), the results file for a merge, the ranking as CSV or as the
     federation's file."""
     game = _game(pk)
-    if what == "partie":
-        return download(*exports.game_record_file(game))
-    if what == "resultats":
-        return download(*exports.results_file(game))
+    record_files = {"partie": exports.game_record_file, "resultats": exports.results_file}
+    if what in record_files:
+        try:
+            return download(*record_files[what](game))
+        except ServiceError as error:  # nothing placed yet: the results page says so
+            messages.error(request, error.text())
+            return redirect("results:game_results", pk=pk)
     ranking = standings.game_ranking(game)
     return _ranking_export(what, ranking, f"partie-{game.number}", game.tournament.sheet_language)
 

@@ -157,8 +157,10 @@ def event_standing(event: Event, lang: str) -> Standing:
     key = f"event:{event.pk}:{lang}:{event_key(registrations, centres, uploads)}"
     found = cache.get(key)
     if found is None:
+        # A file's players play for the club whose token sent it, whatever club the file names.
+        clubs = {r.club_id: r.club.name for r in registrations}
         sent = {
-            club_id: reading.read_results(0, "envoi", data.encode())
+            club_id: reading.read_results(0, "envoi", data.encode(), club=clubs[club_id])
             for club_id, data in Upload.objects.filter(pk__in=[pk for pk, _ in uploads]).values_list(
                 "club_id", "data"
             )

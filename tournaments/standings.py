@@ -82,9 +82,16 @@ def game_ranking(game: Game) -> GameRanking:
     return engine_ranking.rank_game(entrants(tournament.pk), scores_of(rounds), rules_of(tournament))
 
 
-def tournament_ranking(tournament: Tournament) -> TournamentRanking:
-    """The tournament's games, each ranked, and the cumulated ranking (§4)."""
-    games = list(tournament.games.exclude(status=Game.Status.ABANDONED).order_by("number"))
+def ranked_games(tournament: Tournament) -> list[Game]:
+    """The games a tournament's ranking ranks, in the order of its ``games``: every game but those
+    abandoned (started by mistake, they leave the rankings)."""
+    return list(tournament.games.exclude(status=Game.Status.ABANDONED).order_by("number"))
+
+
+def tournament_ranking(tournament: Tournament, games: list[Game] | None = None) -> TournamentRanking:
+    """The tournament's games, each ranked, and the cumulated ranking (§4); ``games``: the
+    ``ranked_games`` the caller has read already."""
+    games = ranked_games(tournament) if games is None else games
     rounds = counted_rounds(games)
     played = [scores_of(rounds[g.pk]) for g in games]
     return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))

@@ -20,7 +20,7 @@ from results import exports, merges
 from results.merges import MergeError
 from server.writes import ServiceError
 from tournaments import services
-from tournaments.models import Player, Round
+from tournaments.models import Game, Player, Round
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "tests" / "data" / "reference-games"
@@ -68,6 +68,8 @@ def test_a_whole_random_game_with_a_cancelled_round_exports_a_record_the_engine_
         number += 1
     placed = list(game.rounds.filter(status=Round.Status.PLACED).order_by("number"))
     assert len(placed) > 15 and any(r.rejections for r in placed)  # seed 2 draws racks that are rejected
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED  # its seed leaves with the record only now
 
     record = exports.game_record(game)
     code, rows = _replay(tmp_path, exports.game_record_text(game))

@@ -1,7 +1,7 @@
 """Issue 25 (5): a tournament as a file between installations.  Exported, then imported for another
 club (here the same database plays the other installation): the same rankings, slips and log, new ids,
-tokens kept unless this installation knows them.  Every kind of bad file is refused with a clear
-message, and nothing of it is written."""
+and new players' tokens made here, whatever the file names.  Every kind of bad file is refused with a
+clear message, and nothing of it is written."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from clubs.models import Club
 from engine.messages import Message
 from results import transfer
-from results.transfer_reading import MAX_PLAYERS, TransferRefused
+from results.transfer_reading import MAX_PLAYERS, TransferRefused, token_ok
 from tournaments import services, standings
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
@@ -153,12 +153,24 @@ def test_a_tournament_goes_to_another_club_and_ranks_the_same(played, club_b, ar
     assert again == first
 
 
-def test_tokens_unknown_here_are_kept_so_the_cards_still_join(played, club_b, arbiter):
-    data = transfer.tournament_export(played)
-    tokens = sorted(Player.objects.filter(tournament=played).values_list("token", flat=True))
+def test_a_file_that_chooses_its_players_tokens_gets_tokens_made_here(played, club_b, arbiter, client):
+    doc = _document(played)
+    for player, letter in zip(doc["players"], "ABC"):
+        player["token"] = letter * 32  # a well-formed token anyone can guess
     Tournament.objects.filter(pk=played.pk).delete()
-    copy = transfer.tournament_import(data=data, club=club_b, user=arbiter)
-    assert sorted(Player.objects.filter(tournament=copy).values_list("token", flat=True)) == tokens
+    copy = transfer.tournament_import(data=_encoded(doc), club=club_b, user=arbiter)
+    tokens = list(Player.objects.filter(tournament=copy).values_list("token", flat=True))
+    assert len(set(tokens)) == 3 and not set(tokens) & {"A" * 32, "B" * 32, "C" * 32}
+    assert all(len(token) == 32 and token_ok(token) for token in tokens)
+    assert client.get(f"/j/{'A' * 32}/").status_code == 404  # the chosen link joins no one
+    assert client.get(f"/j/{tokens[0]}/").status_code == 200
+
+
+def test_a_file_naming_the_links_of_this_installation_takes_over_none(played, club_b, arbiter):
+    tokens = set(Player.objects.filter(tournament=played).values_list("token", flat=True))
+    copy = transfer.tournament_import(data=transfer.tournament_export(played), club=club_b, user=arbiter)
+    assert not tokens & set(Player.objects.filter(tournament=copy).values_list("token", flat=True))
+    assert set(Player.objects.filter(tournament=played).values_list("token", flat=True)) == tokens
 
 
 def test_a_top_still_searched_in_the_file_is_searched_here(played, club_b, arbiter):

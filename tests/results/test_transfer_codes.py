@@ -1,7 +1,8 @@
-"""Issue 25 (4, 5): the players' join codes in a tournament's file (``arbiter-tournament/2``).  Kept
-on import unless a player of this installation holds one (then a new one), new for every player of a
-file of the format before (``/1``, no codes), checked like every other value; and a code kept brings
-the phone to the imported player's seat."""
+"""Issue 25 (4, 5): the players' join codes in a tournament's file (``arbiter-tournament/2``).  The
+file carries them, checked like every other value, but the import never keeps one: every imported
+player gets a code made here (a file's author could choose ``AAAA-AAAA``, or a code held here), and
+that code brings the phone to the imported player's seat.  A file of the format before (``/1``, no
+codes) is read too."""
 
 from __future__ import annotations
 
@@ -23,35 +24,37 @@ def _codes(tournament: Tournament) -> dict[str, str]:
     return dict(Player.objects.filter(tournament=tournament).values_list("name", "join_code"))
 
 
-def test_the_file_carries_the_codes_and_an_installation_without_them_keeps_them(
-    played, club_b, arbiter, client
-):
+def test_the_file_carries_the_codes_and_the_import_makes_new_ones_that_join(played, club_b, arbiter, client):
     doc = _document(played)
     assert doc["format"] == FORMAT == "arbiter-tournament/2"
     before = _codes(played)
     assert sorted(p["join_code"] for p in doc["players"]) == sorted(before.values())
     Tournament.objects.filter(pk=played.pk).delete()
     copy = transfer.tournament_import(data=_encoded(doc), club=club_b, user=arbiter)
-    assert _codes(copy) == before
+    got = _codes(copy)
+    assert sorted(got) == ["Alice", "Bruno", "Chloé"] and not set(got.values()) & set(before.values())
+    assert len(set(got.values())) == 3 and all(codes.code_ok(c) for c in got.values())
     bruno = Player.objects.get(tournament=copy, name="Bruno")
-    response = client.post(reverse("tournaments:player_me"), {"code": before["Bruno"].lower()})
+    response = client.post(reverse("tournaments:player_me"), {"code": got["Bruno"].lower()})
     assert response.status_code == 302 and response["Location"] == f"/j/{bruno.token}/"
+    response = client.post(reverse("tournaments:player_me"), {"code": before["Bruno"]})
+    assert response.status_code != 302  # the file's code joins no one
 
 
-def test_a_code_held_here_is_replaced_and_the_others_kept(played, club_b, arbiter):
+def test_a_code_the_file_chooses_is_never_kept(played, club_b, arbiter):
     doc = _document(played)
-    before = _codes(played)
-    Tournament.objects.filter(pk=played.pk).delete()
     other = services.tournament_create(
         created_by=arbiter, lexicon=played.lexicon, name="Autre", date=played.date
     )
     dora = services.player_register(tournament=other, name="Dora")
-    alice = next(p for p in doc["players"] if p["name"] == "Alice")
-    alice["join_code"] = dora.join_code
+    doc["players"][0]["join_code"] = "AAAAAAAA"
+    doc["players"][1]["join_code"] = dora.join_code  # a code held here: Dora's seat
+    Tournament.objects.filter(pk=played.pk).delete()
     copy = transfer.tournament_import(data=_encoded(doc), club=club_b, user=arbiter)
     got = _codes(copy)
-    assert got["Alice"] != dora.join_code and codes.code_ok(got["Alice"])
-    assert (got["Bruno"], got["Chloé"]) == (before["Bruno"], before["Chloé"])
+    assert not {"AAAAAAAA", dora.join_code} & set(got.values())
+    assert all(codes.code_ok(c) for c in got.values())
+    assert codes.player_by_code(dora.join_code) == dora
 
 
 def test_imported_twice_every_player_gets_a_new_code(played, club_b, arbiter):

@@ -12,7 +12,9 @@ first and a relay to the server later (the hall's connection coming back)."""
 from __future__ import annotations
 
 import datetime
+import html
 import json
+import re
 import socket
 import urllib.request
 from pathlib import Path
@@ -257,3 +259,36 @@ def test_a_results_file_up_to_the_readmes_five_mb_is_taken_and_one_byte_more_ref
     ]
     answer = client.post("/fusions/nouvelle/", {"files": files})
     assert answer.status_code == 302, answer.content.decode()[-2000:]
+
+
+# -- the club a file names is not the club that sent it ------------------------------------------------
+
+
+def _club_cell(page: str, name: str) -> str:
+    """The club column of ``name``'s row in the overall ranking."""
+    found = re.search(rf"<td>{re.escape(name)}</td><td>([^<]*)</td>", page)
+    assert found, page[-3000:]
+    return html.unescape(found.group(1))
+
+
+def test_a_file_naming_another_club_ranks_its_players_for_the_club_whose_token_sent_it(client, db):
+    vichy, arbiter_v = _club("Vichy")
+    moulins, arbiter_m = _club("Moulins")
+    event = _prepared_event(vichy, arbiter_v, vichy, moulins)
+    game = _laptop_game(moulins, arbiter_m, "game-001.json", rounds=2)
+    game.tournament.club = "Vichy"  # the laptop's tournament names the organiser's club
+    game.tournament.save(update_fields=["club"])
+    doc = json.loads(exports.results_export(game))
+    assert doc["club"] == "Vichy" and {p["club"] for p in doc["players"]} == {""}
+    doc["players"][1]["club"] = "Riom"  # a player of another club, come to play in Moulins' hall
+
+    answer = client.post(
+        f"/simultane/{event.public_key}/envoi/", json.dumps(doc).encode(), content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {moulins.upload_token}",
+    )  # fmt: skip
+
+    assert answer.status_code == 200 and answer.json() == {"ok": True, "club": "Moulins"}
+    assert Upload.objects.get().club == moulins
+    page = client.get(f"/simultane/{event.public_key}/").content.decode()
+    assert _club_cell(page, "Émile") == "Moulins"  # not the file's "Vichy"
+    assert _club_cell(page, "Fanny") == "Riom"  # a player's own club stays theirs
