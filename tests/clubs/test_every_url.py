@@ -50,6 +50,7 @@ DEPUTY = {
     "tournaments:slip_enter",
     "tournaments:correction_undo",
     "tournaments:slip_history",
+    "tournaments:game_slip_history",
     "tournaments:tried_accept",
     "tournaments:tried_refuse",
 }

@@ -36,3 +36,19 @@ def test_the_history_opened_in_its_own_tab_is_a_styled_page_whose_close_leads_ba
     panel = arbiter_client.get(url, **HTMX).content.decode()
     assert "<html" not in panel and "H8 ZZZ" in panel
     assert '<button type="button" class="close" data-close-history' in panel
+
+
+def test_the_arbiter_reads_any_tables_slips_and_times_while_the_round_runs(arbiter_client, game, players):
+    _history(game, players[0])  # the round runs, table 1 has sent a slip
+    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    lookup = reverse("tournaments:game_slip_history", args=[game.pk])
+    assert f'hx-get="{lookup}"' in page  # on the game screen, outside what its poll redraws
+
+    panel = arbiter_client.get(lookup, {"table": players[0].table_number}, **HTMX).content.decode()
+    assert "H8 ZZZ" in panel and "Reçu à" in panel and "Fin du temps" in panel
+
+    nobody = arbiter_client.get(lookup, {"table": "999"}, **HTMX)
+    assert nobody.status_code == 200 and "Aucun joueur à la table 999." in nobody.content.decode()
+    for typed in ("", "abc", "1" * 40, "-3"):
+        assert arbiter_client.get(lookup, {"table": typed}, **HTMX).status_code == 200
+    assert arbiter_client.get(lookup, {"table": "abc"}).status_code == 302  # its own tab: back, said

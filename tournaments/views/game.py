@@ -272,6 +272,28 @@ def game_delete(request, pk: int):
     return response
 
 
+@for_deputy("game")
+def game_slip_history(request, pk: int):
+    """The slips of one table in the game's round now, the round running or not: the arbiter settles
+    a dispute while the players think (the table typed on the game screen)."""
+    rnd = selectors.current_round(pk)
+    text = request.GET.get("table", "").strip()
+    table = int(text) if text.isdigit() and len(text) < 6 else None
+    history = selectors.slip_history(rnd, table) if rnd is not None and table is not None else None
+    if history is None:
+        said = _("Pas de coup en cours.") if rnd is None else _("Aucun joueur à la table %(table)s.") % {
+            "table": text[:6]
+        }
+        if not request.htmx:
+            messages.error(request, said)
+            return redirect("tournaments:game_detail", pk=pk)
+        return render(request, "tournaments/partials/_slip_history_none.html", {"said": said})
+    context = {"history": history, "round": rnd}
+    if not request.htmx:
+        return render(request, "tournaments/slip_history.html", context)
+    return render(request, "tournaments/partials/_slip_history.html", context)
+
+
 @for_deputy("round")
 def slip_history(request, pk: int, table: int):
     """One player's slips of the round, every sending with its time, and the arbiter's corrections:
