@@ -84,10 +84,15 @@ def test_an_evening_drawn_from_a_physical_bag(live_server, laptop, phone, artifa
     expect(arbiter.locator(".received")).to_contain_text("2 / 2")
     _time_up(1)
     expect(arbiter.get_by_role("button", name="Placer ce top")).to_be_visible()
-    expect(projector.locator(".top-word")).to_contain_text("H4 FAVoRI")  # before it is placed
+    # The room sees no top before the arbiter places it.
+    expect(projector.locator(".projection-side")).to_contain_text(
+        "Le top s'affiche quand l'arbitre l'a placé."
+    )
+    expect(projector.locator(".top-word")).to_have_count(0)
+    arbiter.get_by_role("button", name="Placer ce top").click()
+    expect(projector.locator(".top-word")).to_contain_text("H4 FAVoRI")
     expect(projector.locator(".top-score")).to_contain_text("30 points")
     projector.screenshot(path=str(artifacts / "bag-projector-top.png"))
-    arbiter.get_by_role("button", name="Placer ce top").click()
     expect(alice.locator("#player-status .results .line")).to_contain_text("30")
 
     # A mistake at registration: Bruno's name and table, after round 1.

@@ -24,6 +24,7 @@ from lexicons.loaded import lexicon_default_row
 from tests.e2e.browser import VOICE
 from tests.e2e.browser import orm as _orm
 from tournaments import screens, services
+from tournaments.boards import words_formed
 from tournaments.models import Game
 
 PASSWORD = "mot-de-passe-du-club"
@@ -93,10 +94,13 @@ def test_every_projector_screen_fits_a_club_projector(live_server, laptop, artif
     page.add_init_script(VOICE)
     page.goto(f"{live_server.url}/projecteur/{game.pk}/")
 
-    expect(page.locator(".top-words")).to_be_visible()  # the round closed, its top not placed yet
-    _every_size(page, folder, "top")
+    expect(page.locator(".projection-side")).to_contain_text("Le top s'affiche quand")  # not placed yet
+    _every_size(page, folder, "closed")
     with _orm():
         services.round_place_top(round_id=rnd.pk)
+    expect(page.locator(".top-words")).to_be_visible()
+    _every_size(page, folder, "top")
+    with _orm():
         rnd = services.round_draw(game_id=game.pk, expected_number=rnd.number + 1).round
     _every_size(page, folder, "drawn")
     with _orm():
@@ -201,7 +205,7 @@ def _room(players: int = PLAYERS):
 
 def _play_until_a_top_forms_words(game: Game, players: list):
     """Rounds played (most players find the top, some not) until one's top forms several words:
-    that round is left closed, its top shown and not placed."""
+    that round is left closed, its top not placed."""
     for number in range(1, 12):
         rnd = services.round_draw(game_id=game.pk, expected_number=number).round
         services.round_start(round_id=rnd.pk)
@@ -213,7 +217,8 @@ def _play_until_a_top_forms_words(game: Game, players: list):
                 )
         rnd = services.round_close(round_id=rnd.pk)
         game.refresh_from_db()
-        if len(screens.projection(game, rnd).top_words) > 2:
+        proposed = rnd.tops[0]
+        if len(words_formed(game.board, proposed["tiles"], proposed["ref"][0].isalpha())) > 2:
             return rnd
         services.round_place_top(round_id=rnd.pk)
     raise AssertionError("no top formed three words in 11 rounds")
