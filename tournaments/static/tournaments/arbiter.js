@@ -187,3 +187,28 @@ document.addEventListener("click", function (event) {
   document.addEventListener("htmx:afterSettle", check);
   document.addEventListener("htmx:afterRequest", check);
 })();
+
+/* The new address after a resume: hidden by its button, and stays hidden on this laptop for that
+   resume (a later resume shows its own). */
+(function () {
+  "use strict";
+  var KEY = "arbiter.resumedHidden";
+
+  function stored() {
+    try { return localStorage.getItem(KEY) || ""; } catch (e) { return ""; }
+  }
+
+  function apply() {
+    var card = document.querySelector(".resumed-address");
+    if (card && card.dataset.resumedAt && stored() === card.dataset.resumedAt) card.hidden = true;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-hide-resumed]");
+    if (!button) return;
+    var card = button.closest(".resumed-address");
+    card.hidden = true;
+    try { localStorage.setItem(KEY, card.dataset.resumedAt || ""); } catch (e) { /* this page only */ }
+  });
+  document.addEventListener("DOMContentLoaded", apply);
+})();
