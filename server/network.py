@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 
 
@@ -49,3 +50,25 @@ def split_host(host: str) -> tuple[str, str]:
         return name + "]", rest.lstrip(":")
     name, _sep, port = host.partition(":")
     return name, port
+
+
+def port_taken(port: int) -> bool:
+    """Whether another program (another window of this application, say) listens on ``port`` on
+    every interface, where the laptop's server is about to listen."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":  # as the server binds; on Windows the option would let two share a port
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError:
+            return True
+    return False
+
+
+def free_ports(after: int, count: int = 2) -> int:
+    """The first port past ``after`` with the ``count`` ports from it free (the room's and the
+    strangers')."""
+    port = after + 1
+    while port < 65535 - count and any(port_taken(p) for p in range(port, port + count)):
+        port += 1
+    return port

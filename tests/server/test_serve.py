@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,27 @@ def test_a_second_start_prints_a_password_change_command_that_works_as_written(t
         [sys.executable, "-c", check], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert verified.stdout.strip() == "True", verified.stderr
+
+
+def test_a_port_already_taken_is_said_before_anything_with_a_free_one_to_use(tmp_path):
+    """No "l'application est prête … Ouvrir : http://…" then a traceback: the taken port said, and
+    the command with a port that is free (its next one too, for the strangers' process)."""
+    env = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    for taken_offset in (0, 1):  # the room's port, then the strangers' (the next one)
+        with socket.socket() as holder:
+            holder.bind(("0.0.0.0", 0))
+            holder.listen()
+            port = holder.getsockname()[1] - taken_offset
+            done = subprocess.run(
+                [sys.executable, "manage.py", "serve", "--port", str(port)],
+                cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+        said = done.stdout + done.stderr
+        assert done.returncode == 1, said
+        assert f"Le port {port + taken_offset} est déjà pris" in said, said
+        assert "Traceback" not in said and "prête" not in said and "Ouvrir" not in said, said
+        other = int(said.rsplit("--port ", 1)[1].split()[0])
+        assert other > port + 1
+        with socket.socket() as probe:
+            probe.bind(("0.0.0.0", other))  # free indeed

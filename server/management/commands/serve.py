@@ -22,7 +22,7 @@ from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
 from server.backup import default_folder, start_saver
 from server.logs import log_to_file
-from server.network import lan_addresses
+from server.network import free_ports, lan_addresses, port_taken
 from server.strangers import room_side
 from server.strangers import start as start_strangers
 from server.warmup import warm_up_rooms
@@ -123,6 +123,21 @@ class Command(BaseCommand):
             self.stdout.write("\n" + _("Arrêté. Tout est gardé dans %(path)s.") % {"path": settings.VAR_DIR})
             self.stdout.flush()
 
+    def _ports_free(self, port: int, strangers_port: int | None) -> None:
+        ports = [port] + ([] if strangers_port == 0 else [strangers_port or port + 1])
+        taken = next((p for p in ports if port_taken(p)), None)
+        if taken is None:
+            return
+        self.stderr.write(
+            _(
+                "Le port %(port)s est déjà pris : l'application tourne peut-être déjà dans une autre "
+                "fenêtre (fermez-la d'abord), ou un autre programme l'utilise. Sinon, lancez : "
+                "python3 run.py --port %(other)s"
+            )
+            % {"port": taken, "other": free_ports(max(ports))}
+        )
+        raise SystemExit(1)
+
     def _word_list_note(self) -> None:
         """At the first start (rules §6): the shipped list is not the ODS the clubs play, and the
         first step is to load the club's own list."""
@@ -173,7 +188,10 @@ class Command(BaseCommand):
         backup_dir: str | None,
         **options,
     ) -> bool:
-        """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``."""
+        """Prepare, then serve until Ctrl+C (waitress ends its loop on it); False with ``--no-serve``.
+        A port another program holds is said before anything is prepared, with one to use instead."""
+        if not no_serve:
+            self._ports_free(port, options.get("strangers_port"))
         self._resume(options.get("resume"), replace=options.get("replace", False))
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
