@@ -49,6 +49,9 @@ class Printout(models.Model):
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: What the results and the players' names were when it was asked for (``standings.printed_key``):
+    #: a printout made before a correction, a round counted or a rename says it is out of date.
+    made_on = models.CharField(max_length=200, blank=True)
 
     class Meta:
         db_table = "tournaments_printout"
@@ -65,6 +68,10 @@ class Printout(models.Model):
     @property
     def percent(self) -> int:
         return round(100 * self.done / self.total) if self.total else 0
+
+    def outdated(self, printed_key: str) -> bool:
+        """Whether the tournament changed since (``printed_key``: ``standings.printed_key`` now)."""
+        return bool(self.made_on) and self.made_on != printed_key
 
 
 class MergedResults(models.Model):

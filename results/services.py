@@ -13,6 +13,7 @@ from clubs.access import home_club
 from results import merges, reading, sheets
 from results.models import MergedResults, Printout
 from server.writes import ServiceError, task
+from tournaments import standings
 from tournaments.models import Game, Tournament
 
 #: The task that builds a printout (``results.tasks``).
@@ -37,8 +38,9 @@ def printout_request(
     if kind not in Printout.CARD_KINDS:
         cards_per_page = Printout.CardsPerPage.ONE
     printout = Printout.objects.create(
-        tournament=tournament, game=game, kind=kind, cards_per_page=Printout.CardsPerPage(cards_per_page)
-    )
+        tournament=tournament, game=game, kind=kind, cards_per_page=Printout.CardsPerPage(cards_per_page),
+        made_on=standings.printed_key(tournament.pk),
+    )  # fmt: skip
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         # After the commit, so the worker finds the row.
         transaction.on_commit(lambda: task(PRINTOUT_TASK).delay(printout.pk))

@@ -50,7 +50,7 @@ def game_results(request, pk: int):
         return render(request, "results/partials/_results.html", context)
     context["outbox"] = list(Outbox.objects.filter(game=game))
     context["outbox_form"] = OutboxForm()
-    context["printouts"] = game.printouts.defer("pdf")[:5]
+    context["printouts"] = _marked(game.printouts.defer("pdf")[:5], game.tournament_id)
     context["printout_form"] = PrintoutForm()
     return render(request, "results/game_results.html", context)
 
@@ -75,9 +75,18 @@ def tournament_results(request, pk: int):
     }
     if request.htmx:
         return render(request, "results/partials/_results.html", context)
-    context["printouts"] = tournament.printouts.filter(game=None).defer("pdf")[:5]
+    context["printouts"] = _marked(tournament.printouts.filter(game=None).defer("pdf")[:5], tournament.pk)
     context["printout_form"] = PrintoutForm()
     return render(request, "results/tournament_results.html", context)
+
+
+def _marked(printouts, tournament_id: int) -> list[Printout]:
+    """The recent printouts, each marked ``stale`` when the tournament changed since."""
+    now = standings.printed_key(tournament_id)
+    printouts = list(printouts)
+    for printout in printouts:
+        printout.stale = printout.outdated(now)
+    return printouts
 
 
 def _ranked_on(tournament: Tournament) -> str:
@@ -114,7 +123,9 @@ def printout_detail(request, pk: int):
     """The build's progress (polled while it runs), then the link to the PDF."""
     printout = get_object_or_404(Printout.objects.select_related("tournament", "game").defer("pdf"), pk=pk)
     template = "results/partials/_printout.html" if request.htmx else "results/printout_detail.html"
-    return render(request, template, {"printout": printout, "tournament": printout.tournament})
+    outdated = printout.outdated(standings.printed_key(printout.tournament_id))
+    context = {"printout": printout, "tournament": printout.tournament, "outdated": outdated}
+    return render(request, template, context)
 
 
 @for_arbiter("printout")

@@ -149,6 +149,15 @@ def results_key(tournament_id: int) -> str:
     return f"{rounds['n']}.{rounds['v']}.{rounds['c']}.{corrected}.{players}.{played['n']}.{played['c']}"
 
 
+def printed_key(tournament_id: int) -> str:
+    """``results_key`` and what the sheets print of each player (a rename moves no ranking, but a
+    printed sheet with the old name is out of date)."""
+    names = Player.objects.filter(tournament_id=tournament_id).order_by("id")
+    printed = names.values_list("id", "name", "club", "licence", "series", "category", "table_number")
+    digest = hashlib.sha256(repr(list(printed)).encode()).hexdigest()[:16]
+    return f"{results_key(tournament_id)}.{digest}"
+
+
 # -- rankings for the screens ---------------------------------------------------------------------
 
 

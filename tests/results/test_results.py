@@ -433,3 +433,26 @@ def test_the_shared_ranking_is_computed_once_until_a_result_changes(tournament, 
     after = standings.tournament_ranking_shared(tournament)
     assert [line.total for line in after.lines][:2] == [rnd.top_score, rnd.top_score]
     assert [line.rank for line in after.lines][:2] == [1, 1] != [line.rank for line in first.lines][:2]
+
+
+def test_a_printout_made_before_a_correction_or_a_rename_says_it_is_out_of_date(
+    arbiter_client, tournament, players, arbiter
+):
+    game = _prepared(tournament)
+    rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    printout = result_services.printout_request(tournament=tournament, kind=Printout.Kind.RANKING, game=game)
+    detail = reverse("results:printout_detail", args=[printout.pk])
+    results = reverse("results:game_results", args=[game.pk])
+    assert "Périmée" not in arbiter_client.get(detail).content.decode()
+    assert "périmée" not in arbiter_client.get(results).content.decode()
+
+    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    assert "Périmée : les résultats ou les joueurs ont changé" in arbiter_client.get(detail).content.decode()
+    assert "périmée" in arbiter_client.get(results).content.decode()
+
+    again = result_services.printout_request(tournament=tournament, kind=Printout.Kind.RANKING, game=game)
+    fresh = reverse("results:printout_detail", args=[again.pk])
+    assert "Périmée" not in arbiter_client.get(fresh).content.decode()
+    # A rename moves no ranking, but the sheet prints the old name.
+    services.player_update(player=players[2], table_number=players[2].table_number, name="Chloé Dupont")
+    assert "Périmée" in arbiter_client.get(fresh).content.decode()

@@ -210,7 +210,9 @@ def slip_enter(request, pk: int):
         return _after_slip(request, rnd, _form_errors(form), focus)
     try:
         sub = services.submission_enter(
-            round_id=rnd.pk, table_number=form.cleaned_data["table_number"], text=form.cleaned_data["text"],
+            round_id=rnd.pk,
+            table_number=form.cleaned_data["table_number"],
+            text=form.cleaned_data["text"],
             user=request.user,
         )
     except ServiceError as error:
@@ -281,9 +283,11 @@ def game_slip_history(request, pk: int):
     table = int(text) if text.isdigit() and len(text) < 6 else None
     history = selectors.slip_history(rnd, table) if rnd is not None and table is not None else None
     if history is None:
-        said = _("Pas de coup en cours.") if rnd is None else _("Aucun joueur à la table %(table)s.") % {
-            "table": text[:6]
-        }
+        said = (
+            _("Pas de coup en cours.")
+            if rnd is None
+            else _("Aucun joueur à la table %(table)s.") % {"table": text[:6]}
+        )
         if not request.htmx:
             messages.error(request, said)
             return redirect("tournaments:game_detail", pk=pk)
