@@ -20,7 +20,10 @@ def languages() -> list[str]:
 
 
 #: The words every result says, looked up once per language (a close writes 1,500 results, in each).
-_WORDS = ("0 — aucun bulletin remis.", "solo : +%(value)s", "Scores", "Total", "négatif", "rang", "solos")
+_WORDS = (
+    "0 — aucun bulletin remis.", "solo : +%(value)s", "Scores", "Total", "négatif", "rang", "solos",
+    "Partie %(number)s :", "Tournoi :",
+)  # fmt: skip
 
 
 @functools.cache
@@ -38,7 +41,14 @@ def own_html(screen, lang: str, solo_value: int = 0) -> str:
     if standing is None or screen.player is None:
         return ""
     words = _words(lang)
-    html = _line(screen, lang, solo_value, words) + _standing(standing, words)
+    html = _line(screen, lang, solo_value, words)
+    on_scores, solos = standing.on_scores, standing.solos
+    if standing.game is None:
+        html += _standing(standing, words, on_scores=on_scores, solos=solos)
+    else:  # the game's ranking, as the room's screens show it, then the tournament's
+        game = words["Partie %(number)s :"] % {"number": screen.round.game.number}
+        html += _standing(standing.game, words, on_scores=on_scores, solos=None, label=game)
+        html += _standing(standing, words, on_scores=on_scores, solos=solos, label=words["Tournoi :"])
     if screen.phase != "ended":
         return html
     with translation.override(lang):
@@ -58,8 +68,10 @@ def _line(screen, lang: str, solo_value: int, words: dict[str, str]) -> str:
     return f'<p class="line {sanction}">{escape(said)}{solo}</p>'
 
 
-def _standing(st, words: dict[str, str]) -> str:
-    if st.on_scores:
+def _standing(st, words: dict[str, str], *, on_scores: bool, solos: int | None, label: str = "") -> str:
+    """A ranking's line (the tournament's ``Standing``, or a game's ``GameFigures``), named by
+    ``label`` when the phone shows both."""
+    if on_scores:
         first = f"{escape(words['Scores'])} <b>{st.paid}</b>"
     else:
         first = f"{escape(words['Total'])} <b>{st.total}</b>"
@@ -71,9 +83,10 @@ def _standing(st, words: dict[str, str]) -> str:
         f"<span><b>{percent}</b> %</span>",
         f"<span>{escape(words['rang'])} <b>{st.rank}</b>/{st.players}</span>",
     ]
-    if st.solos is not None:
-        parts.append(f"<span>{escape(words['solos'])} <b>{st.solos}</b></span>")
-    return f'<p class="standing">{" · ".join(parts)}</p>'
+    if solos is not None:
+        parts.append(f"<span>{escape(words['solos'])} <b>{solos}</b></span>")
+    named = f'<span class="which">{escape(label)}</span> ' if label else ""
+    return f'<p class="standing">{named}{" · ".join(parts)}</p>'
 
 
 def _links(screen) -> str:

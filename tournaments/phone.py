@@ -72,6 +72,19 @@ def typed_slip(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class GameFigures:
+    """The player's line in the ranking of the game being played, as the projector and the arbiter's
+    screen show it (the phone shows it beside the tournament's once there are several games)."""
+
+    total: int
+    paid: int
+    negatif: int
+    percent: Decimal
+    rank: int
+    players: int
+
+
+@dataclass(frozen=True)
 class Standing:
     total: int
     tops: int
@@ -90,6 +103,8 @@ class Standing:
     #: figure its rank follows, rather than the total.
     on_scores: bool = False
     paid: int = 0
+    #: The game's own figures, when the tournament ranks more than one game (else they are these).
+    game: GameFigures | None = None
 
 
 def player_standing(player: Player, ranking=None) -> Standing | None:
@@ -106,6 +121,13 @@ def player_standing(player: Player, ranking=None) -> Standing | None:
     if ranking.solos_counted and line.games:
         game = line.games[-1]  # the game of the round just closed: the last one
         solos, solo_now = line.solos, len(game.rounds) - 1 in game.solo_rounds
+    figures = None
+    if len(ranking.games) > 1 and len(line.games) == len(ranking.games):
+        played, own = ranking.games[-1], line.games[-1]
+        figures = GameFigures(
+            total=own.total, paid=own.paid, negatif=played.negatif(own),
+            percent=rounded(played.percent(own)), rank=own.rank, players=len(played.lines),
+        )  # fmt: skip
     return Standing(
         total=line.total,
         tops=ranking.top,
@@ -117,6 +139,7 @@ def player_standing(player: Player, ranking=None) -> Standing | None:
         solo_now=solo_now,
         on_scores=ranking.rules.base is Base.PAID,
         paid=line.paid,
+        game=figures,
     )
 
 

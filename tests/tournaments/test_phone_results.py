@@ -188,3 +188,40 @@ def test_a_shared_tournament_rankings_rows_are_made_once_per_language(client, pl
     assert english is not rows and english.rows == standings.rows(ranking, "en")
     fresh = standings.tournament_ranking(game.tournament)  # another ranking: its own rows
     assert standings.tournament_rows(fresh) is not rows and standings.tournament_rows(fresh) == rows
+
+
+def _one_round(game, number: int, slips: dict) -> Round:
+    rnd = services.round_draw(game_id=game.pk, expected_number=number).round
+    rnd = services.round_start(round_id=rnd.pk)
+    for player, text in slips(rnd).items():
+        services.submission_record(player=player, round_id=rnd.pk, text=text)
+    return services.round_close(round_id=rnd.pk)
+
+
+def test_in_a_second_game_the_phone_shows_the_games_figures_the_room_sees_and_the_tournaments(
+    client, tournament, players, game
+):
+    alice, bruno, chloe = players
+    first = _one_round(game, 1, lambda rnd: {alice: _top(rnd), bruno: _top(rnd)})
+    services.round_place_top(round_id=first.pk)
+    services.game_end(game_id=game.pk)
+    second = services.game_start(tournament=tournament, seed=7)
+    rnd = _one_round(second, 1, lambda rnd: {bruno: _top(rnd), chloe: _top(rnd)})
+
+    status = _status(client.get(_page(alice)).content.decode())
+    lines = re.findall(r'<p class="standing">(.*?)</p>', status)
+    assert len(lines) == 2, status
+    text = [re.sub(r"<[^>]+>", "", line) for line in lines]
+    game_rows = {row.name: row for row in standings.game_rows(standings.game_ranking(second), "fr").rows}
+    ranking = standings.tournament_ranking(tournament)
+    whole = {row.name: row for row in standings.tournament_rows(ranking, "fr").rows}
+    assert text[0].startswith("Partie 2 : ") and f"Total {game_rows['Alice'].total} " in text[0]
+    assert f"rang {game_rows['Alice'].rank}/3" in text[0]
+    assert text[1].startswith("Tournoi : ") and f"Total {whole['Alice'].total} " in text[1]
+    assert f"rang {whole['Alice'].rank}/3" in text[1]
+    assert game_rows["Alice"].total == 0 and whole["Alice"].total > 0  # the two truly differ
+
+    with translation.override("en"):
+        english = _status(client.get(_page(alice), **ENGLISH).content.decode())
+    assert "Game 2:" in english and "Tournament:" in english
+    assert rnd.status == Round.Status.CLOSED
