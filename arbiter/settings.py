@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A database error on a phone's request answers 503 (retry) rather than 500.
     "tournaments.middleware.PlayerDatabaseErrorMiddleware",
+    # A browser that logged in gets its device cookie (server/logins.py).
+    "server.logins.DeviceCookieMiddleware",
     # Wrong passwords are counted per client address and per account (django-axes), last.
     "axes.middleware.AxesMiddleware",
 ]
@@ -174,9 +176,11 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 #: Wrong passwords before a lock of one account from one client address (every login page: the
-#: site's and the admin's; a stranger never locks the arbiter's own laptop out), and how long a lock
-#: lasts; a good password resets the count.  Besides, LOGIN_FAILURES_PER_ADDRESS wrong passwords
-#: from one address, whatever the accounts, lock that address (server/logins.py).
+#: site's and the admin's), and how long a lock lasts; a good password resets the count.  Besides,
+#: LOGIN_FAILURES_PER_ADDRESS wrong passwords from one address, whatever the accounts, lock that
+#: address.  A browser that already logged in to the account (its device cookie) is counted apart,
+#: per account and device, with the same limit: strangers at its address never lock it out
+#: (server/logins.py).
 AXES_FAILURE_LIMIT = int(env_str("ARBITER_LOGIN_FAILURES", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(env_str("ARBITER_LOGIN_FAILURES_PER_ADDRESS", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(env_str("ARBITER_LOGIN_LOCK_MINUTES", "5")))
@@ -203,6 +207,9 @@ STATIC_ROOT = Path(env_str("ARBITER_STATIC_ROOT") or VAR_DIR / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve the apps' static files straight from their folders too (tests, a run before collectstatic).
 WHITENOISE_USE_FINDERS = True
+# Files browsers ask for at the site's root: the icon (/favicon.ico), which they fetch for every
+# page and would otherwise be answered 404.
+WHITENOISE_ROOT = BASE_DIR / "server" / "root"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

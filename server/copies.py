@@ -1,21 +1,27 @@
 """The arbiter's choice of the folder the evening is copied to (issue 25; server/backup.py): the
-form under the backup line of the arbiter's screens, for the installation's own account."""
+form under the backup line of the arbiter's screens, for the installation's own account, on the
+laptop only (SQLite): on a server no path typed in a form reaches its file system (server/urls.py
+leaves the route out; this view answers 404 there)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from server.backup import folder_choose
+from server.restore import on_the_laptop
 from server.writes import ServiceError
 
 
 @require_POST
 def backup_folder(request):
+    if not on_the_laptop():
+        raise Http404
     if not request.user.is_superuser:
         raise PermissionDenied
     try:

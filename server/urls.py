@@ -1,8 +1,10 @@
 from django.urls import path
 
 from server import copies
+from server.restore import on_the_laptop
 
 app_name = "server"
-urlpatterns = [
-    path("copies/dossier/", copies.backup_folder, name="backup_folder"),
-]
+urlpatterns = []
+if on_the_laptop():
+    # The folder the laptop copies its evening to: a server has no such folder to choose.
+    urlpatterns.append(path("copies/dossier/", copies.backup_folder, name="backup_folder"))

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from server import converters  # noqa: F401 - registers <id:…>
+from server.restore import on_the_laptop
 from tournaments.player_urls import urlpatterns as player_urls
 from tournaments.views import game, projector, registration, resume, tried
 
@@ -9,7 +10,6 @@ urlpatterns = [
     # The arbiter's laptop (login required).
     path("", registration.home, name="home"),
     path("tournois/nouveau/", registration.tournament_create, name="tournament_create"),
-    path("reprendre/", resume.evening_resume, name="evening_resume"),
     path("tournois/<id:pk>/", registration.tournament_detail, name="tournament_detail"),
     path("tournois/<id:pk>/cartes/", registration.tournament_cards, name="tournament_cards"),
     path("tournois/<id:pk>/joueurs/", registration.player_add, name="player_add"),
@@ -21,6 +21,7 @@ urlpatterns = [
     path("parties/<id:pk>/", game.game_detail, name="game_detail"),
     path("parties/<id:pk>/etat/", game.game_poll, name="game_poll"),
     path("parties/<id:pk>/bulletins/", game.game_slips, name="game_slips"),
+    path("parties/<id:pk>/historique/", game.game_slip_history, name="game_slip_history"),
     path("parties/<id:pk>/tirage/", game.game_draw, name="game_draw"),
     path("parties/<id:pk>/terminer/", game.game_end, name="game_end"),
     path("parties/<id:pk>/abandonner/", game.game_abandon, name="game_abandon"),
@@ -40,4 +41,7 @@ urlpatterns = [
     path("projecteur/<id:pk>/etat/", projector.projector_poll, name="projector_poll"),
     # The player's phone: tournaments/player_urls.py.
 ]
+if on_the_laptop():
+    # An evening resumed from a copy: the laptop's alone (a server restores with pg_restore).
+    urlpatterns.append(path("reprendre/", resume.evening_resume, name="evening_resume"))
 urlpatterns += player_urls

@@ -5,7 +5,8 @@ its arbiter, a tournament of two players, ROUNDS rounds placed from the prepared
 round running with a slip in it); ``python -m tests.server.evening count``: what the database holds;
 ``python -m tests.server.evening go_on``: the running round closed, placed, and the next one drawn
 and searched (the word list must be there to find its top); ``python -m tests.server.evening join``:
-where each player's join code, typed on ``/moi/``, leads.
+where each player's join code, typed on ``/moi/``, leads; ``python -m tests.server.evening refusals
+COPY...``: each copy resumed in turn, what it was answered and the state of ``var/`` after.
 
 The hall whose laptop dies (``tests/e2e/test_laptop_dies.py``): ``hall RECORD`` (on a served laptop or
 a fresh ``var/``) a tournament of three players on the shipped list replaying RECORD, its round 1 drawn
@@ -199,6 +200,35 @@ def claims() -> dict:
     }
 
 
+def var_digest(var: Path) -> str:
+    """Every file under ``var`` (name and bytes), as one digest: what a refused resume leaves alone."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(var).rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(var)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def refusals(*copies: str) -> list[dict]:
+    """Each copy resumed in turn (``manage.py resume``'s service): its refusal in French and English
+    (None when it was resumed), and the digest of ``var/`` just after."""
+    from django.conf import settings
+
+    from server.restore import resume_evening
+    from server.writes import ServiceError
+
+    said = []
+    for copy in copies:
+        try:
+            resume_evening(Path(copy))
+            refusal = None
+        except ServiceError as error:
+            refusal = {"fr": error.message.text("fr"), "en": error.message.text("en")}
+        said.append({"copy": copy, "refusal": refusal, "var": var_digest(settings.VAR_DIR)})
+    return said
+
+
 if __name__ == "__main__":
     import django
 
@@ -206,5 +236,5 @@ if __name__ == "__main__":
     action, *arguments = sys.argv[1:]
     actions = {"play": play, "count": count, "go_on": go_on, "join": join, "hall": hall, "slips": slips,
                "time_up": time_up, "papers": papers, "uninterrupted": uninterrupted,
-               "claims": claims}  # fmt: skip
+               "claims": claims, "refusals": refusals}  # fmt: skip
     print(json.dumps(actions[action](*arguments)))

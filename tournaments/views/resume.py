@@ -1,6 +1,11 @@
-"""The first page of a fresh installation (issue 25): "Reprendre une soirée depuis une copie", a copy
-sent or the folder of the copies named (the USB key), checked now and resumed at the server's next
-start (server/restore.py)."""
+"""The first page of a fresh laptop (issue 25): "Reprendre une soirée depuis une copie", a copy sent
+or the folder of the copies named (the USB key), checked and rebuilt now and resumed at the server's
+next start (server/restore.py).
+
+Replacing the installation's evening is its administrator's act alone (the laptop's own account, a
+superuser); a club's arbiter gets 403, whatever the form holds.  The page exists on the laptop only
+(SQLite): a server's database is restored with ``pg_restore``, and no path typed in a form ever
+reaches its file system (tournaments/urls.py leaves the route out; this view answers 404 there)."""
 
 from __future__ import annotations
 
@@ -9,14 +14,16 @@ from pathlib import Path
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from clubs.access import members_only
-from clubs.models import Role
-from server.restore import resume_prepare
+from clubs.access import is_admin
+from server.restore import on_the_laptop, resume_prepare
 from server.writes import ServiceError
 
 
@@ -27,9 +34,14 @@ class ResumeForm(forms.Form):
     )
 
 
-@members_only(Role.ARBITER)
 @require_POST
 def evening_resume(request):
+    if not on_the_laptop():
+        raise Http404
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not is_admin(request.user):
+        raise PermissionDenied("forbidden_admin_only")
     form = ResumeForm(request.POST, request.FILES)
     upload = request.FILES.get("copy") if form.is_valid() else None
     path = form.cleaned_data.get("path", "") if form.is_valid() else ""

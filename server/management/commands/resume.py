@@ -13,11 +13,11 @@ from server.restore import resume_evening
 from server.writes import ServiceError
 
 
-def resume_or_refuse(path: str, *, replace: bool, write) -> None:
-    """The copy resumed, what happened written with ``write``; a refusal as a CommandError in French
-    then English (nothing changed)."""
+def resume_or_refuse(path: str, *, replace: bool, write, media: Path | None = None) -> None:
+    """The copy resumed (with the media files of ``media``, default beside the copy), what happened
+    written with ``write``; a refusal as a CommandError in French then English (nothing changed)."""
     try:
-        copy, aside = resume_evening(Path(path), replace=replace)
+        copy, aside = resume_evening(Path(path), replace=replace, media=media)
     except ServiceError as error:
         raise CommandError(f"{error.message.text('fr')}\n{error.message.text('en')}") from error
     write(_("Soirée reprise depuis %(path)s.") % {"path": copy})
