@@ -207,3 +207,57 @@ def test_a_blind_player_sends_a_slip_in_as_many_keys_as_a_sighted_player_taps_an
     taps = 1 + (0 if across else 1) + 1 + 1  # the square (again for down), the score's box, Envoyer
     typed = len(_keys_of(top["word"])) + len(str(top["score"]))
     assert len(pressed) <= taps + typed, pressed
+
+
+# The phone's own text size at 200 % (Android's and iOS's setting): every font twice as large, the
+# screen as wide as before.
+TEXT_DOUBLED = """() => {
+  const all = Array.from(document.querySelectorAll('body, body *'));
+  const sizes = all.map(e => parseFloat(getComputedStyle(e).fontSize));
+  all.forEach((e, i) => { e.style.fontSize = (2 * sizes[i]) + 'px'; });
+}"""
+
+BOXES_APART = """() => {
+  const boxes = Array.from(document.querySelectorAll('.rack .tile, .clock'), e => e.getBoundingClientRect());
+  const over = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+      over.push([a.left, a.top, b.left, b.top]);
+  }));
+  return over;
+}"""
+
+
+def test_the_phones_text_at_200_percent_overlaps_nothing(live_server, phone, artifacts):
+    """With the phone's text twice as large, the rack goes on two lines and the clock under it, no
+    tile over another or over the clock, each letter inside its tile; the slip's field keeps room for
+    a reference and a word, the score and the button going under it; nothing wider than the phone."""
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="x-secret-123")
+        tournament = services.tournament_create(
+            created_by=arbiter, lexicon=lexicon_default_row(), name="Soirée", date=datetime.date(2026, 11, 26)
+        )
+        alice = services.player_register(tournament=tournament, name="Alice")
+        game = services.game_start(tournament=tournament, seed=2026)
+        rnd = services.round_draw(game_id=game.pk, expected_number=1).round
+        services.round_start(round_id=rnd.pk)
+    page = phone().new_page()
+    page.goto(f"{live_server.url}/j/{alice.token}/")
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    for large in (False, True):
+        if large:
+            page.get_by_role("button", name="Grands caractères").click()
+            expect(page.locator("body")).to_have_class("player large")
+        page.evaluate(TEXT_DOUBLED)
+        assert page.evaluate(BOXES_APART) == []
+        letters_inside = page.evaluate(
+            "Array.from(document.querySelectorAll('.rack .tile'), t => t.scrollWidth <= t.clientWidth + 1)"
+        )
+        assert len(letters_inside) == 7 and all(letters_inside), letters_inside
+        field = page.get_by_label("Référence et mot").bounding_box()
+        assert field and field["width"] >= 200, field
+        _no_control_cut_off(page, target=44)
+        name = "phone-text-200-large.png" if large else "phone-text-200.png"
+        page.screenshot(path=str(artifacts / name), full_page=True)
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-phase", "running")
