@@ -1,6 +1,7 @@
 """A tournament as a file, from one installation to another (the laptop to the federation's server
-and back): ``tournament_export`` writes its players, games, rounds, slips and corrections' log
-(``arbiter-tournament/2``, gzipped), ``tournament_import`` reads one (``transfer_reading``) and
+and back): ``tournament_export`` writes its players, games, rounds, slips, corrections' log and
+slips tried during an outage (``transfer_tried``) as ``arbiter-tournament/3``, gzipped;
+``tournament_import`` reads one (``transfer_reading``) and
 writes it whole, in one transaction, for the club and the person who import it.
 
 What the file does not carry: this installation's ids (the file's ``id`` are references inside it,
@@ -36,6 +37,7 @@ from results.transfer_reading import (
     read_tournament,
     refuse,
 )
+from results.transfer_tried import claims_by_round, claims_write
 from server.writes import ServiceError, writing
 from tournaments import disclosure
 from tournaments.codes import codes_fresh
@@ -63,6 +65,7 @@ def tournament_document(tournament: Tournament) -> dict:
     slips = Submission.objects.filter(round__game__tournament=tournament).order_by("id")
     changes = SubmissionChange.objects.filter(round__game__tournament=tournament).order_by("id")
     slips_of, changes_of, rounds_of = {}, {}, {}
+    claims = claims_by_round(tournament)
     for sub in slips:
         row = {"id": sub.pk, "player": sub.player_id, "entered": sub.entered_by_id is not None}
         slips_of.setdefault(sub.round_id, []).append({**row, **_row(sub, SLIP_FIELDS)})
@@ -77,6 +80,7 @@ def tournament_document(tournament: Tournament) -> dict:
     for rnd in rounds:
         row = _row(rnd, ROUND_FIELDS)
         row.update(slips=slips_of.get(rnd.pk, []), changes=changes_of.get(rnd.pk, []))
+        row["tried"] = claims.get(rnd.pk, [])
         rounds_of.setdefault(rnd.game_id, []).append(row)
     return {
         "format": FORMAT,
@@ -104,6 +108,7 @@ def tournament_import(*, data: bytes, club, user) -> Tournament:
     try:
         with writing():
             tournament = _write(document, lexicon, club, user)
+            claims_write(document, tournament, user)
     except IntegrityError:
         # A row the checks let through and the database refused: nothing was written.
         raise ServiceError("transfer_conflict") from None

@@ -1,10 +1,11 @@
-"""A tournament's file (``arbiter-tournament/2``, written by ``transfer.tournament_export``) read and
+"""A tournament's file (``arbiter-tournament/3``, written by ``transfer.tournament_export``) read and
 checked before anything of it is written: bounded in bytes (sent and unpacked), in nesting and in
 counts; every key known and given once; each value as its column holds it (texts clean and within the
 column's length, numbers in the column's range, settings among their choices, times readable); the
 ids of the file only references inside it (never an id of this installation), each given once.
-A refusal is a ``TransferRefused`` listing the first problems found.  A file of the format before
-(``/1``, without the players' join codes) is read too: its players get new codes."""
+A refusal is a ``TransferRefused`` listing the first problems found.  Files of the formats before are
+read too: ``/2``, without the slips tried during an outage, and ``/1``, without the players' join
+codes either (its players get new codes)."""
 
 from __future__ import annotations
 
@@ -14,22 +15,30 @@ import re
 import secrets
 import zlib
 
-from django.db import models
-from django.utils.dateparse import parse_datetime
-
 from engine import record as engine_record
 from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK
 from engine.categories import category_code
 from engine.messages import LANGUAGES, Message
 from engine.notation import parse_rack, parse_ref
-from engine.texts import codepoint, forbidden_char, quoted
+from engine.texts import forbidden_char, quoted
+from results.transfer_checker import Checker, Full
 from server.writes import ServiceError
 from tournaments.codes import code_ok
-from tournaments.models import MAX_TABLE, Game, Player, Round, Submission, SubmissionChange, Tournament
+from tournaments.models import (
+    MAX_TABLE,
+    Game,
+    Player,
+    Round,
+    Submission,
+    SubmissionChange,
+    Tournament,
+    TriedSlip,
+)  # fmt: skip
+from tournaments.tried import PER_ROUND
 
-FORMAT = "arbiter-tournament/2"
-#: The formats read, each with what its players carry.
-READABLE = ("arbiter-tournament/1", FORMAT)
+FORMAT = "arbiter-tournament/3"
+#: The formats read: /1 without the players' join codes, /2 without the rounds' tried slips.
+READABLE = ("arbiter-tournament/1", "arbiter-tournament/2", FORMAT)
 #: Bytes sent (a gzip or the JSON itself), and bytes of JSON once unpacked: 1,500 players over three
 #: games of 25 rounds write about 35 MB of JSON, 3 MB gzipped.
 MAX_SENT_MB = 20
@@ -45,17 +54,12 @@ MAX_DRAWS = 500
 MAX_ATTEMPT = 99
 #: Corrections logged in one round, all players together.
 MAX_CHANGES = 10_000
-#: Problems listed in one refusal.
-MAX_PROBLEMS = 20
 #: No move scores more (``reading.MAX_ROUND_SCORE``).
 MAX_ROUND_SCORE = 25_000
-#: A text inside a column holding JSON (a slip's history, a top's word).
-MAX_JSON_TEXT = 300
 
 _MB = 1024 * 1024
 _TOKEN = re.compile("[A-Za-z0-9_-]{16,64}")
 _SHA256 = re.compile("[0-9a-f]{64}")
-_DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
 
 #: What the file holds of each model (``id`` and references apart), in this order.
@@ -78,13 +82,7 @@ SLIP_FIELDS = (
     "reason", "message", "message_en", "graded_at",
 )  # fmt: skip
 CHANGE_FIELDS = ("changed_at", "before", "after")
-
-_RANGES = {
-    models.PositiveSmallIntegerField: (0, 32_767),
-    models.PositiveIntegerField: (0, 2**31 - 1),
-    models.IntegerField: (-(2**31), 2**31 - 1),
-    models.BigIntegerField: (-(2**63), 2**63 - 1),
-}
+TRIED_FIELDS = ("text", "tried_at", "received_at", "request_id", "history", "status", "decided_at")
 
 
 class TransferRefused(ServiceError):
@@ -94,10 +92,6 @@ class TransferRefused(ServiceError):
     def __init__(self, problems: list[Message]):
         super().__init__("transfer_refused", count=len(problems))
         self.problems = problems
-
-
-class _Full(Exception):
-    """Enough problems to list: the reading stops."""
 
 
 def refuse(code: str, **params) -> TransferRefused:
@@ -170,141 +164,6 @@ def _unique(pairs: list[tuple[str, object]]) -> dict:
 
 def _no_constant(name: str):
     raise ValueError(name)  # NaN and Infinity: no JSON, and no column holds them
-
-
-class Checker:
-    """The document's checks, collecting problems (``where`` names the object, as a person finds it)."""
-
-    def __init__(self):
-        self.problems: list[Message] = []
-
-    def add(self, code: str, where: str, **params) -> None:
-        self.problems.append(Message(code, {"where": where, **params}))
-        if len(self.problems) >= MAX_PROBLEMS:
-            raise _Full
-
-    def keys(self, where: str, obj: object, required: tuple) -> bool:
-        """Whether ``obj`` is an object with exactly these keys (a problem said otherwise)."""
-        if not isinstance(obj, dict):
-            self.add("transfer_not_object", where)
-            return False
-        missing = [k for k in required if k not in obj]
-        unknown = [k for k in obj if k not in required]
-        if missing:
-            self.add("transfer_key_missing", where, key=missing[0])
-        if unknown:
-            self.add("transfer_key_unknown", where, key=quoted(unknown[0]))
-        return not missing and not unknown
-
-    def items(self, where: str, obj: dict, key: str, limit: int) -> list:
-        value = obj[key]
-        if not isinstance(value, list):
-            self.add("transfer_not_list", where, key=key)
-            return []
-        if len(value) > limit:
-            self.add("transfer_too_many", where, key=key, count=len(value), limit=limit)
-            return []
-        return value
-
-    def fields(self, where: str, model, obj: dict, names: tuple) -> dict:
-        """``obj``'s values as ``model``'s columns hold them (a bad one is left out, its problem said)."""
-        good = {}
-        for name in names:
-            field = model._meta.get_field(name)
-            ok, value = self.value(where, field, obj[name])
-            if ok:
-                good[name] = value
-        return good
-
-    def value(self, where: str, field, value) -> tuple[bool, object]:
-        key = field.name
-        if value is None:
-            if field.null:
-                return True, None
-            self.add("transfer_value", where, key=key, value="null")
-            return False, None
-        if isinstance(field, models.JSONField):
-            return self.json(where, key, value, 0), value
-        if isinstance(field, models.BooleanField):
-            if isinstance(value, bool):
-                return True, value
-        elif isinstance(field, models.CharField):
-            if isinstance(value, str):
-                return self.text(where, field, value), value
-        elif isinstance(field, models.DateTimeField):
-            moment = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
-            if moment is not None and moment.tzinfo is not None:
-                return True, moment
-        elif isinstance(field, models.DateField):
-            try:
-                if isinstance(value, str) and _DATE.fullmatch(value):
-                    return True, datetime.date.fromisoformat(value)
-            except ValueError:
-                pass
-        elif type(value) is int:
-            low, high = _RANGES[type(field)]
-            if field.choices:
-                allowed = [c for c, _label in field.choices]
-                if value in allowed:
-                    return True, value
-                self.add("transfer_choice", where, key=key, value=quoted(value), expected=_listed(allowed))
-                return False, None
-            if low <= value <= high:
-                return True, value
-            self.add("transfer_range", where, key=key, value=quoted(value), low=low, high=high)
-            return False, None
-        self.add("transfer_value", where, key=key, value=quoted(json.dumps(value, ensure_ascii=False)))
-        return False, None
-
-    def text(self, where: str, field, value: str) -> bool:
-        char = forbidden_char(value)
-        if char is not None:
-            self.add("transfer_char", where, key=field.name, char=codepoint(char))
-        elif len(value) > field.max_length:
-            self.add("transfer_long", where, key=field.name, limit=field.max_length)
-        elif field.choices and value not in [c for c, _label in field.choices]:
-            allowed = [c for c, _label in field.choices]
-            self.add("transfer_choice", where, key=field.name, value=quoted(value), expected=_listed(allowed))
-        else:
-            return True
-        return False
-
-    def json(self, where: str, key: str, value, depth: int) -> bool:
-        """A value kept in a JSON column: texts clean, whole numbers of 64 bits, no fractions."""
-        if isinstance(value, str):
-            char = forbidden_char(value)
-            if char is not None:
-                self.add("transfer_char", where, key=key, char=codepoint(char))
-                return False
-            if len(value) > MAX_JSON_TEXT:
-                self.add("transfer_long", where, key=key, limit=MAX_JSON_TEXT)
-                return False
-            return True
-        if value is None or isinstance(value, bool):
-            return True
-        if type(value) is int:
-            if -(2**63) <= value < 2**63:
-                return True
-            self.add("transfer_range", where, key=key, value=quoted(value), low=-(2**63), high=2**63 - 1)
-            return False
-        if isinstance(value, list):
-            return all(self.json(where, key, item, depth + 1) for item in value)
-        if isinstance(value, dict):
-            return all(
-                self.json(where, key, k, depth + 1) and self.json(where, key, v, depth + 1)
-                for k, v in value.items()
-            )
-        self.add("transfer_value", where, key=key, value=quoted(value))
-        return False
-
-    def shape(self, where: str, key: str, ok: bool) -> bool:
-        if not ok:
-            self.add("transfer_shape", where, key=key)
-        return ok
-
-
-def _listed(allowed: list) -> str:
-    return ", ".join(str(choice) for choice in allowed)
 
 
 def tiles_ok(value: object, *, board: bool = False, count: int = 225) -> bool:
@@ -396,7 +255,7 @@ def read_tournament(data: bytes) -> dict:
     check = Checker()
     try:
         document = _document(check, obj)
-    except _Full:
+    except Full:
         document = None
     if check.problems or document is None:
         raise TransferRefused(check.problems)
@@ -417,7 +276,8 @@ def _document(check: Checker, obj: dict) -> dict | None:
         check.shape(
             "lexicon", "name", isinstance(lexicon["name"], str) and not forbidden_char(lexicon["name"])
         )
-    names = PLAYER_FIELDS if obj["format"] == FORMAT else PLAYER_FIELDS[:-1]  # /1: no join_code
+    names = PLAYER_FIELDS if obj["format"] != READABLE[0] else PLAYER_FIELDS[:-1]  # /1: no join_code
+    claims = obj["format"] == FORMAT  # the rounds of /1 and /2 carry no tried slips
     players = [
         _player(check, f"players[{i}]", p, names)
         for i, p in enumerate(check.items("/", obj, "players", MAX_PLAYERS))
@@ -426,10 +286,16 @@ def _document(check: Checker, obj: dict) -> dict | None:
     for key in ("table_number", "token", "join_code"):
         _unique_values(check, "players", players, key)
     games = [
-        _game(check, f"games[{i}]", g, ids) for i, g in enumerate(check.items("/", obj, "games", MAX_GAMES))
+        _game(check, f"games[{i}]", g, ids, claims)
+        for i, g in enumerate(check.items("/", obj, "games", MAX_GAMES))
     ]
     _unique_values(check, "games", games, "number")
-    return {"tournament": tournament, "lexicon": lexicon, "players": players, "games": games}
+    # The rounds' tried slips apart from the rounds' columns: ``tried[g][r]``, the claims of round
+    # ``r`` of game ``g`` in the file's order (``transfer_tried`` writes them once the rounds are).
+    tried = [
+        [rnd.pop("tried") for rnd in game["rounds"] if rnd is not None] for game in games if game is not None
+    ]
+    return {"tournament": tournament, "lexicon": lexicon, "players": players, "games": games, "tried": tried}
 
 
 def _id(check: Checker, where: str, value: object) -> object:
@@ -478,7 +344,7 @@ def _player(check: Checker, where: str, obj: object, names: tuple) -> dict | Non
     return player
 
 
-def _game(check: Checker, where: str, obj: object, players: set) -> dict | None:
+def _game(check: Checker, where: str, obj: object, players: set, claims: bool = True) -> dict | None:
     if not check.keys(where, obj, ("rounds", *GAME_FIELDS)):
         return None
     if obj["seed"] is None:
@@ -509,7 +375,7 @@ def _game(check: Checker, where: str, obj: object, players: set) -> dict | None:
     if "number" in game:
         check.shape(where, "number", 1 <= game["number"] <= MAX_GAMES)
     rounds = [
-        _round(check, f"{where}.rounds[{i}]", r, players)
+        _round(check, f"{where}.rounds[{i}]", r, players, claims)
         for i, r in enumerate(check.items(where, obj, "rounds", MAX_DRAWS))
     ]
     _twice(
@@ -522,8 +388,9 @@ def _game(check: Checker, where: str, obj: object, players: set) -> dict | None:
     return game
 
 
-def _round(check: Checker, where: str, obj: object, players: set) -> dict | None:
-    if not check.keys(where, obj, ("slips", "changes", *ROUND_FIELDS)):
+def _round(check: Checker, where: str, obj: object, players: set, claims: bool = True) -> dict | None:
+    lists = ("slips", "changes", "tried") if claims else ("slips", "changes")
+    if not check.keys(where, obj, (*lists, *ROUND_FIELDS)):
         return None
     rnd = check.fields(where, Round, obj, ROUND_FIELDS)
     if "number" in rnd:
@@ -553,6 +420,7 @@ def _round(check: Checker, where: str, obj: object, players: set) -> dict | None
         if value not in change_ids:
             check.add("transfer_dangling", f"{where}.changes", key="undoes", value=quoted(value))
     rnd["slips"], rnd["changes"] = slips, changes
+    rnd["tried"] = _claims(check, where, obj, players, change_ids) if claims else []
     return rnd
 
 
@@ -585,3 +453,41 @@ def _reference(check: Checker, where: str, key: str, value: object, ids: set) ->
         check.add("transfer_dangling", where, key=key, value=quoted(value))
         return None
     return value
+
+
+def _claims(check: Checker, where: str, obj: dict, players: set, changes: set) -> list:
+    """The round's slips tried during an outage: at most one pending per player (as the database
+    holds them), each accepted one naming the correction it logged, if any, among the round's."""
+    claims = [
+        _claim(check, f"{where}.tried[{i}]", c, players, changes)
+        for i, c in enumerate(check.items(where, obj, "tried", MAX_PLAYERS * PER_ROUND))
+    ]
+    _unique_ids(check, f"{where}.tried", claims)
+    pending = [c["player"] for c in claims if c is not None and c.get("status") == TriedSlip.Status.PENDING]
+    _twice(check, f"{where}.tried", "player", pending)
+    _twice(check, f"{where}.tried", "change", [c["change"] for c in claims if c is not None and c["change"]])
+    return claims
+
+
+def _claim(check: Checker, where: str, obj: object, players: set, changes: set) -> dict | None:
+    if not check.keys(where, obj, ("id", "player", "decided", "change", *TRIED_FIELDS)):
+        return None
+    claim = check.fields(where, TriedSlip, obj, TRIED_FIELDS)
+    claim["id"] = _id(check, where, obj["id"])
+    claim["player"] = _reference(check, where, "player", obj["player"], players)
+    claim["decided"] = check.shape(where, "decided", isinstance(obj["decided"], bool)) and obj["decided"]
+    change = obj["change"]
+    claim["change"] = None if change is None else _reference(check, where, "change", change, changes)
+    check.shape(where, "history", tried_history_ok(obj["history"]))
+    return claim
+
+
+def tried_history_ok(value: object) -> bool:
+    """Every sending a tried slip stands for: ``[{"request_id", "slip", "tried_at", "at"}]``."""
+    return isinstance(value, list) and len(value) <= PER_ROUND and all(
+        isinstance(h, dict) and set(h) == {"request_id", "slip", "tried_at", "at"}
+        and isinstance(h["request_id"], str) and isinstance(h["slip"], str)
+        and _parses(datetime.datetime.fromisoformat, h["tried_at"])
+        and _parses(datetime.datetime.fromisoformat, h["at"])
+        for h in value
+    )  # fmt: skip

@@ -300,7 +300,7 @@ class SubmissionChange(models.Model):
 
 class TriedSlip(models.Model):
     """A slip a phone says it first tried to send at ``tried_at`` while the server did not answer, and
-    that reached the server after the round's cutoff (issue 25): never counted by itself, for the
+    that reached the server after the round's cutoff: never counted by itself, for the
     server's clock decides lateness (§3.3.3) and a phone's is not trusted; shown to the arbiter, who
     accepts it as a late paper slip (``services.tried``) or refuses it."""
 
@@ -326,6 +326,10 @@ class TriedSlip(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     decided_at = models.DateTimeField(null=True, blank=True)
+    #: The correction an acceptance logged (the slip written in): undoing it takes the acceptance back.
+    change = models.OneToOneField(
+        SubmissionChange, null=True, blank=True, on_delete=models.SET_NULL, related_name="tried"
+    )
 
     class Meta:
         ordering = ["received_at", "id"]

@@ -23,7 +23,7 @@ from engine.notation import NotationError
 from engine.ranking import Base, rounded
 from server import memo
 from server.language import interface_language
-from tournaments import announce, standings
+from tournaments import announce, standings, tried
 from tournaments.boards import Cell, Preview, board_cells, round_top, slip_preview
 from tournaments.models import Game, Player, Round, Submission
 from tournaments.room import current_round_recent, round_slips_kept, shown_key
@@ -173,6 +173,9 @@ class Screen:
     refusal: str = ""
     #: The other games of the evening the player can review, once this one is over: (number, id).
     earlier_games: list[tuple[int, int]] = field(default_factory=list)
+    #: The player's slips of this round tried during an outage and received late, oldest first:
+    #: the receipt says what the arbiter made of them (``tried.claims_shown``).
+    claims: tuple = ()
 
     @functools.cached_property
     def cells(self) -> list[Cell]:
@@ -196,7 +199,8 @@ class Screen:
         shown = None
         if sub is not None:
             shown = (sub.pk, sub.ref, sub.word, sub.claimed, sub.received_at.isoformat())
-        return _key(shown, self.phase == Phase.RUNNING, self.refusal, get_language())
+        claims = [(c.pk, c.status, c.text, c.decided_at) for c in self.claims]
+        return _key(shown, self.phase == Phase.RUNNING, self.refusal, claims, get_language())
 
     @property
     def player_key(self) -> str:
@@ -304,11 +308,13 @@ def refusal_keep(round_id: int, player_id: int, message: Message, at, request_id
         log.warning("cache unreachable: a refused slip is said once only", exc_info=True)
 
 
-def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
+def kept_refusal(rnd: Round, player_id: int, sub: Submission | None, claims: tuple = ()) -> str:
     """The refusal kept for this round, unless a slip was stored after it (that slip's receipt says
     what the server holds now), or the refused sending itself was stored: a retry refused as late
     (its answer lost, the phone sent the slip again after the cutoff) handled before its first try,
-    which was stamped in time and is stored after; the phone then shows the slip received."""
+    which was stamped in time and is stored after; the phone then shows the slip received.  Nor when
+    the phone's kept slip reached the server as a claim after it, or is that sending (``claims``):
+    the claim's line says what became of it (waiting, accepted or refused by the arbiter)."""
     try:
         kept = cache.get(_refusal_key(rnd.pk, player_id))
     except Exception:
@@ -318,6 +324,8 @@ def kept_refusal(rnd: Round, player_id: int, sub: Submission | None) -> str:
         return ""
     code, params, at, request_id = (*kept, "")[:4]  # kept before the request id was: 3 values
     if sub is not None and (sub.received_at >= at or (request_id and sub.request_id == request_id)):
+        return ""
+    if any(c.received_at >= at or request_id in tried.claim_ids(c) for c in claims):
         return ""
     return Message(code, params).text(interface_language())
 
@@ -352,6 +360,14 @@ def _common(rnd: Round | None, now) -> Screen:
     return screen
 
 
+def round_claims(player: Player, rnd: Round | None, phase: str) -> tuple:
+    """The player's claims of the room's round once its slips are graded (a claim is a slip received
+    after the cutoff; one for a round still closing shows once it is closed)."""
+    if rnd is None or phase not in (Phase.CLOSED, Phase.ENDED):
+        return ()
+    return tried.round_claims_kept(rnd).get(player.pk, ())
+
+
 def round_slip(player: Player, rnd: Round | None, phase: str, stored: Submission | None = None):
     """The player's slip of the room's round: ``stored`` if it is that round's (just stored, not read
     again), else read (an ended round's for the whole room at once: one query)."""
@@ -374,7 +390,8 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
     # Once the top is placed its tiles are marked on the board, the player's slip no longer.
     if sub is not None and not (ended and rnd.placed):
         screen.preview = slip_preview(screen.board, sub.ref, sub.word)
-    screen.refusal = kept_refusal(rnd, player.pk, sub) if rnd is not None else ""
+    screen.claims = round_claims(player, rnd, screen.phase)
+    screen.refusal = kept_refusal(rnd, player.pk, sub, screen.claims) if rnd is not None else ""
     if ended:
         _add_results(screen)
     return screen

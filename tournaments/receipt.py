@@ -8,7 +8,8 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext, ngettext
 
-from tournaments import phone, room
+from tournaments import phone, room, tried
+from tournaments.phone import typed_slip
 
 
 def receipt_screen(player, stored=None, *, answered: bool = False) -> phone.Screen:
@@ -19,12 +20,13 @@ def receipt_screen(player, stored=None, *, answered: bool = False) -> phone.Scre
     rnd = room.current_round_recent(player.tournament_id)
     phase = phone._phase(rnd)
     sub = phone.round_slip(player, rnd, phase, stored)
+    claims = phone.round_claims(player, rnd, phase)
     refusal = ""
     if rnd is not None and not (answered and stored is not None):
-        refusal = phone.kept_refusal(rnd, player.pk, sub)
+        refusal = phone.kept_refusal(rnd, player.pk, sub, claims)
     return phone.Screen(
         player=player, round=rnd, phase=phase, signature="", rack=[], remaining=None,
-        submission=sub, board=[], refusal=refusal,
+        submission=sub, board=[], refusal=refusal, claims=claims,
     )  # fmt: skip
 
 
@@ -51,14 +53,54 @@ def receipt_html(
         parts.append(f'<p class="error" role="alert">{escape(error)}</p>')
     elif screen.refusal:
         parts.append(f'<p class="error">{escape(screen.refusal)}</p>')
+    shown = tried.claims_shown(screen.claims)
+    accepted = shown.accepted if sub else None
+    for claim in (shown.accepted if not sub else None, shown.other):
+        if claim is not None:
+            parts.append(f'<p class="tried {claim.status}">{escape(claim_sentence(claim))}</p>')
     parts.append("\n  ")
     if sub:
-        parts.append(_sent_line(screen, sub))
+        parts.append(_sent_line(screen, sub, accepted))
     parts.append("\n</div>\n")
     return "".join(parts)
 
 
-def _sent_line(screen: phone.Screen, sub) -> str:
+def claim_sentence(claim) -> str:
+    """What the phone says of a slip it tried to send during an outage, received late: waiting for
+    the arbiter, refused, or accepted (said on its slip's line when the slip is there)."""
+    said = {
+        "slip": typed_slip(claim.text), "tried": tried.clock_text(claim.tried_at),
+        "received": tried.clock_text(claim.received_at),
+        "decided": tried.clock_text(claim.decided_at) if claim.decided_at else "",
+    }  # fmt: skip
+    if claim.status == "pending":
+        text = gettext(
+            "Bulletin tenté à %(tried)s (heure du téléphone) pendant la coupure : %(slip)s, reçu à "
+            "%(received)s, après la fin du coup. En attente de la décision de l'arbitre."
+        )
+    elif claim.status == "refused":
+        text = gettext(
+            "Bulletin tenté à %(tried)s (heure du téléphone) pendant la coupure : %(slip)s. Refusé par "
+            "l'arbitre à %(decided)s : il ne compte pas."
+        )
+    else:
+        text = gettext(
+            "Bulletin tenté à %(tried)s (heure du téléphone) pendant la coupure : %(slip)s. Accepté par "
+            "l'arbitre à %(decided)s."
+        )
+    return text % said
+
+
+def accepted_when(claim) -> str:
+    """The slip's line of an accepted claim: when the arbiter took it, when the phone tried it."""
+    return gettext("accepté par l'arbitre à %(decided)s (tenté à %(tried)s à l'heure du téléphone)") % {
+        "decided": tried.clock_text(claim.decided_at), "tried": tried.clock_text(claim.tried_at),
+    }  # fmt: skip
+
+
+def _sent_line(screen: phone.Screen, sub, accepted=None) -> str:
+    """The slip the server holds, and when it came: received at, or accepted by the arbiter (a slip
+    tried during an outage, received late: ``accepted``, its claim)."""
     running = screen.phase == phone.Phase.RUNNING
     time = escape(timezone.localtime(sub.received_at).strftime("%H:%M:%S"))
     letters = "".join(
@@ -68,6 +110,8 @@ def _sent_line(screen: phone.Screen, sub) -> str:
     claimed = f" {sub.claimed}" if sub.claimed is not None else ""
     past = gettext("reçu à %(time)s") % {"time": time}
     when = gettext("reçu à %(time)s, modifiable jusqu'à la fin") % {"time": time} if running else past
+    if accepted is not None and accepted.decided_at is not None:
+        past = when = escape(accepted_when(accepted))
     when = f'<span class="when">{when}</span>'
     jokers = screen.slip_jokers
     if jokers:

@@ -17,6 +17,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from server import memo
+from tournaments import tried
 from tournaments.models import Game, Player, Round, Submission, Tournament
 from tournaments.selectors import SlipRow, round_key
 
@@ -115,12 +116,13 @@ def round_slips(rnd: Round) -> list[SlipRow]:
     neither was read again (the panel's rows are written once for it: ``templatetags.rows``)."""
     room = room_players(rnd.game.tournament_id)
     slips = round_slips_kept(rnd)
+    claims = tried.round_claims_kept(rnd)
 
     def make() -> list[SlipRow]:
         players = sorted(room.values(), key=lambda p: (p.table_number, p.pk))
-        return [SlipRow(p, slips.get(p.pk), rnd.deadline) for p in players]
+        return [SlipRow(p, slips.get(p.pk), rnd.deadline, claims.get(p.pk, ())) for p in players]
 
-    return _panel_rows.of_all((room, slips), (rnd.pk, rnd.deadline), make)
+    return _panel_rows.of_all((room, slips, claims), (rnd.pk, rnd.deadline), make)
 
 
 #: What ``selectors.round_key`` writes.

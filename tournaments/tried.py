@@ -21,8 +21,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.messages import Message, register
+from server import memo
 from server.language import interface_language
 from tournaments.models import COUNTED, Round, TriedSlip
 
@@ -320,3 +322,72 @@ def _row(claim: TriedSlip, lang: str) -> TriedRow:
         logged=Message("tried_logged", {"tried": tried, "slip": claim.text}).text(lang),
         decision=Message(decision).text(lang),
     )  # fmt: skip
+
+
+# -- what the player's phone shows ------------------------------------------------------------------
+
+#: A graded round's claims by player, under the round's (id, version): every change of a claim (one
+#: kept, accepted, refused, an acceptance undone) moves it, and every phone asks at once after a close.
+_round_claims: memo.Kept[dict[int, tuple[TriedSlip, ...]]] = memo.Kept(64)
+
+
+def round_claims_kept(rnd: Round) -> dict[int, tuple[TriedSlip, ...]]:
+    """The graded round's claims by player, oldest first, read once by each process for the room."""
+    key = (rnd.pk, rnd.version)
+    claims = _round_claims.get(key)
+    if claims is None:
+        found: dict[int, list[TriedSlip]] = {}
+        for claim in TriedSlip.objects.filter(round_id=rnd.pk).order_by("received_at", "id"):
+            found.setdefault(claim.player_id, []).append(claim)
+        claims = {player: tuple(kept) for player, kept in found.items()}
+        _round_claims.put(key, claims)
+    return claims
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What one player's screens say of their claims for a round: the accepted one (the slip it wrote
+    in is the one that counts), and besides it the one pending or the last refused since."""
+
+    accepted: TriedSlip | None = None
+    other: TriedSlip | None = None
+
+
+def claims_shown(claims: tuple[TriedSlip, ...]) -> Shown:
+    """``claims`` (one player's, oldest first) as their screens say them."""
+    accepted = next((c for c in reversed(claims) if c.status == TriedSlip.Status.ACCEPTED), None)
+    other = next((c for c in claims if c.status == TriedSlip.Status.PENDING), None)
+    if other is None:
+        refused = [c for c in claims if c.status == TriedSlip.Status.REFUSED]
+        if refused and (accepted is None or refused[-1].received_at > accepted.received_at):
+            other = refused[-1]
+    return Shown(accepted, other)
+
+
+def claim_ids(claim: TriedSlip) -> set[str]:
+    """The request ids a claim stands for (a sending without one is never a repeat)."""
+    return {sent["request_id"] for sent in claim.history if sent.get("request_id")}
+
+
+def history_line(claim: TriedSlip) -> str:
+    """A claim in its player's slip history: what was tried and when, when it came, what became of it."""
+    said = {
+        "slip": claim.text, "tried": clock_text(claim.tried_at), "received": clock_text(claim.received_at),
+        "decided": clock_text(claim.decided_at) if claim.decided_at else "",
+    }  # fmt: skip
+    if claim.status == TriedSlip.Status.ACCEPTED:
+        text = gettext(
+            "%(slip)s, tenté à %(tried)s (heure du téléphone), reçu à %(received)s : accepté par "
+            "l'arbitre à %(decided)s."
+        )
+    elif claim.status == TriedSlip.Status.REFUSED:
+        text = gettext(
+            "%(slip)s, tenté à %(tried)s (heure du téléphone), reçu à %(received)s : refusé par "
+            "l'arbitre à %(decided)s."
+        )
+    else:
+        text = gettext(
+            "%(slip)s, tenté à %(tried)s (heure du téléphone), reçu à %(received)s : en attente de la "
+            "décision de l'arbitre."
+        )
+    return text % said

@@ -211,7 +211,7 @@ def _slip(doc: dict) -> dict:
 
 
 BAD = {
-    "newer format": (lambda d: d.update(format="arbiter-tournament/3"), "format 'arbiter-tournament/3'"),
+    "newer format": (lambda d: d.update(format="arbiter-tournament/4"), "format 'arbiter-tournament/4'"),
     "unknown key": (lambda d: d["tournament"].update(colour="red"), "tournament: unknown key 'colour'"),
     "missing key": (lambda d: d["players"][0].pop("name"), "players[0]: the key 'name' is missing"),
     "NUL in a name": (

@@ -56,7 +56,7 @@ def test_the_club_arbiter_downloads_the_file_and_another_club_gets_404(client, c
     page = client.get(reverse("tournaments:tournament_detail", args=[clubs["tournament"].pk]))
     assert reverse("results:tournament_file", args=[clubs["tournament"].pk]).encode() in page.content
     document = json.loads(gzip.decompress(_file(client, clubs["tournament"])))
-    assert document["format"] == "arbiter-tournament/2" and len(document["players"]) == 2
+    assert document["format"] == "arbiter-tournament/3" and len(document["players"]) == 2
     client.force_login(clubs["people"]["arbitre-b"])
     assert client.get(reverse("results:tournament_file", args=[clubs["tournament"].pk])).status_code == 404
     client.force_login(clubs["people"]["adjoint-a"])

@@ -17,12 +17,13 @@ from server import memo
 from server.prepared import Prepared
 from server.writes import ServiceError, writing
 from tournaments import room
-from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange
+from tournaments.models import COUNTED, Player, Round, Submission, SubmissionChange, TriedSlip
 from tournaments.selectors import current_round
 from tournaments.services import slip_rows
 from tournaments.services.grading import grade, grade_fields, store_grade
 from tournaments.services.registration import player_held
 from tournaments.services.tops import position_of
+from tournaments.tried import claims_moved
 
 #: The states of a round whose clock has started: a slip for it can be graded.
 RUN = (Round.Status.RUNNING, Round.Status.CLOSED, Round.Status.PLACED)
@@ -338,14 +339,18 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
     The slip is graded before the write lock is taken (``_graded_early``): on the laptop the lock
     holds every writer, the running round's slips too, and a slip without a reference is searched
     over the whole board."""
+    return submission_correct_logged(round_id=round_id, player=player, text=text, user=user).submission
+
+
+def submission_correct_logged(*, round_id: int, player: Player, text: str, user) -> SubmissionChange:
+    """``submission_correct``, answering the correction it logged (its ``submission`` the slip)."""
     slip = parse_slip_text(text)
     early = _graded_early(round_id, _slip_fields(slip))
     with writing():
         _hold(player)  # before the round, as a slip does: a removal waiting for one waits for neither
         rnd = _round_over(round_id)
         sub, before = _apply(rnd, player, slip, user, early)
-        _log(rnd, player, sub, user, before)
-    return sub
+        return _log(rnd, player, sub, user, before)
 
 
 def _slip_fields(slip) -> dict:
@@ -400,14 +405,15 @@ def _hold(player: Player) -> None:
         raise ServiceError("player_gone", name=player.name)
 
 
-def _log(rnd: Round, player: Player, sub: Submission | None, user, before, undoes=None) -> None:
+def _log(rnd: Round, player: Player, sub: Submission | None, user, before, undoes=None) -> SubmissionChange:
     after = _slip_json(sub) if sub else None
-    SubmissionChange.objects.create(
+    change = SubmissionChange.objects.create(
         round=rnd, player=player, submission=sub, changed_by=user, before=before, after=after, undoes=undoes
     )
     rnd.version += 1  # saved, not updated: the phones' memo hears of it (server/memo.py)
     rnd.save(update_fields=["version"])
     _redraw_followers(rnd)
+    return change
 
 
 def _redraw_followers(rnd: Round) -> None:
@@ -462,7 +468,29 @@ def submission_correction_undo(*, round_id: int, user) -> Submission | None:
                 sub.delete()
             sub = None
         _log(rnd, change.player, sub, user, before, undoes=change)
+        _acceptance_undone(rnd, change)
     return sub
+
+
+def _acceptance_undone(rnd: Round, change: SubmissionChange) -> None:
+    """The correction taken back wrote in a slip tried during an outage that the arbiter accepted:
+    the claim waits for the arbiter again (no screen says it accepted while its slip is gone).  A
+    newer claim of the player pending meanwhile takes its sendings, as a newer sending replaces a
+    pending claim (``services.tried``)."""
+    claim = TriedSlip.objects.select_for_update().filter(change=change).first()
+    if claim is None:
+        return
+    newer = TriedSlip.objects.filter(round=rnd, player_id=claim.player_id, status=TriedSlip.Status.PENDING)
+    newer = newer.select_for_update().first()
+    if newer is not None:
+        newer.history = [*claim.history, *newer.history]
+        newer.save(update_fields=["history"])
+        claim.delete()
+    else:
+        claim.status, claim.decided_by, claim.decided_at = TriedSlip.Status.PENDING, None, None
+        claim.change = None
+        claim.save(update_fields=["status", "decided_by", "decided_at", "change"])
+    claims_moved(rnd.game_id)
 
 
 def _last_change(round_id: int) -> SubmissionChange | None:

@@ -12,8 +12,8 @@ from django.utils import timezone
 from server.writes import ServiceError, writing
 from tournaments.models import Player, Round, Submission, TriedSlip
 from tournaments.services.registration import player_held
-from tournaments.services.slips import submission_correct
-from tournaments.tried import PER_ROUND, claims_moved
+from tournaments.services.slips import submission_correct_logged
+from tournaments.tried import PER_ROUND, claim_ids, claims_moved
 
 
 def tried_record(*, player: Player, round_id: int, text: str, tried_at, request_id: str, now) -> TriedSlip:
@@ -38,7 +38,7 @@ def _store(player: Player, round_id: int, claim: dict) -> TriedSlip:
         if not player_held(player):
             raise ServiceError("slip_player_removed")
         kept = list(TriedSlip.objects.select_for_update().filter(round_id=round_id, player=player))
-        same = next((c for c in kept if claim["request_id"] in _ids(c)), None)
+        same = next((c for c in kept if claim["request_id"] in claim_ids(c)), None)
         if same is not None:
             return same
         if sum(len(c.history) for c in kept) >= PER_ROUND:
@@ -61,21 +61,18 @@ def _store(player: Player, round_id: int, claim: dict) -> TriedSlip:
     return stored
 
 
-def _ids(claim: TriedSlip) -> set[str]:
-    """The request ids the claim stands for (a sending without one is never a repeat)."""
-    return {sent["request_id"] for sent in claim.history if sent.get("request_id")}
-
-
 def tried_accept(*, claim_id: int, round_id: int, user) -> Submission:
     """The arbiter takes the claim as the player's paper slip for its round, handed in late: stored,
-    graded and logged as any paper slip (``submission_correct``), the claim marked accepted.  One
-    transaction: a claim accepted twice at once is stored once."""
+    graded and logged as any paper slip (``submission_correct``), the claim marked accepted with that
+    correction (undoing it takes the acceptance back).  One transaction: a claim accepted twice at
+    once is stored once."""
     with writing():
         claim = _pending(claim_id, round_id)
-        sub = submission_correct(round_id=round_id, player=claim.player, text=claim.text, user=user)
+        change = submission_correct_logged(round_id=round_id, player=claim.player, text=claim.text, user=user)
+        claim.change = change
         _decide(claim, TriedSlip.Status.ACCEPTED, user)
         claims_moved(claim.round.game_id)
-    return sub
+    return change.submission
 
 
 def tried_refuse(*, claim_id: int, round_id: int, user) -> TriedSlip:
@@ -103,7 +100,7 @@ def _pending(claim_id: int, round_id: int) -> TriedSlip:
 
 def _decide(claim: TriedSlip, status: str, user) -> None:
     claim.status, claim.decided_by, claim.decided_at = status, user, timezone.now()
-    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    claim.save(update_fields=["status", "decided_by", "decided_at", "change"])
 
 
 def _round_moved(round_id: int) -> None:

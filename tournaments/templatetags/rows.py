@@ -17,8 +17,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from server import memo
+from tournaments import tried
 from tournaments.models import PercentBase
 from tournaments.phone import typed_slip
+from tournaments.tried import clock_text
 
 register = template.Library()
 
@@ -35,12 +37,14 @@ _TOKEN_HERE = f"csrf-{secrets.token_hex(16)}"
 
 
 @register.simple_tag(takes_context=True)
-def slip_rows(context, rows, rnd) -> SafeString:
-    """``rows``: ``selectors.SlipRow`` of ``rnd``, by table."""
+def slip_rows(context, rows, rnd, start=0, stop=None) -> SafeString:
+    """``rows``: ``selectors.SlipRow`` of ``rnd``, by table; those of ``rows[start:stop]`` written (a
+    hall's panel shows a page of them)."""
     token = escape(get_token(context.request)) if context.get("request") is not None else ""
     enter = escape(reverse("tournaments:slip_enter", args=[rnd.pk]))
-    also = (translation.get_language(), timezone.get_current_timezone_name(), enter)
-    written = _slips_written.of(rows, also, lambda: _slip_rows(rows, rnd, enter))
+    start, stop = start or 0, stop or None
+    also = (translation.get_language(), timezone.get_current_timezone_name(), enter, start, stop)
+    written = _slips_written.of(rows, also, lambda: _slip_rows(rows[start:stop], rnd, enter))
     return mark_safe(written.replace(_TOKEN_HERE, token))
 
 
@@ -114,6 +118,7 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
         at = timezone.localtime(sub.received_at).strftime("%H:%M:%S")
         said = escape(gettext("reçu à %(time)s, dans le délai de grâce") % {"time": at})
         grace = f'<small class="grace">{said}</small>'
+    grace += _claim_note(row.claims)
     link = _history_link(history, table, words["history"], "history-link")
     return (
         f'\n      <tr class="{css}">'
@@ -127,14 +132,46 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
     )
 
 
+def _claim_note(claims: tuple) -> str:
+    """What became of the player's slips tried during an outage, as their phone says it: accepted
+    (the slip in the row is the one it wrote in), waiting, or refused."""
+    shown = tried.claims_shown(claims)
+    notes = []
+    if shown.accepted is not None:
+        notes.append(
+            gettext("tenté à %(tried)s (heure du téléphone), accepté à %(decided)s")
+            % {"tried": clock_text(shown.accepted.tried_at), "decided": clock_text(shown.accepted.decided_at)}
+        )
+    other = shown.other
+    if other is not None and other.status == "pending":
+        said = gettext("tenté à %(tried)s (heure du téléphone) : à décider")
+        notes.append(said % {"tried": clock_text(other.tried_at)})
+    elif other is not None:
+        notes.append(
+            gettext("tenté à %(tried)s (heure du téléphone), refusé à %(decided)s")
+            % {"tried": clock_text(other.tried_at), "decided": clock_text(other.decided_at)}
+        )
+    return "".join(f'<small class="tried-note">{escape(note)}</small>' for note in notes)
+
+
 @register.simple_tag
-def ranking_caption(rows) -> SafeString:
+def ranking_caption(rows, limit=None, whole="") -> SafeString:
     """What the ranking is on, said above it (§4): "Base : scores seuls" or "Base : total avec solos et
-    pénalités"; the main column shows that figure (``Row.score``)."""
+    pénalités"; the main column shows that figure (``Row.score``).  A ranking longer than ``limit``
+    shows its first rows: the caption says how many of how many, with a link to the ``whole`` one."""
     if not rows:
         return mark_safe("")
-    said = gettext("Base : %(base)s") % {"base": PercentBase(rows[0].base.value).label}
-    return mark_safe(f'<caption class="base">{escape(said)}</caption>')
+    said = escape(gettext("Base : %(base)s") % {"base": PercentBase(rows[0].base.value).label})
+    if limit and len(rows) > limit:
+        first = gettext("les %(shown)s premiers sur %(count)s") % {
+            "shown": formats.number_format(limit, force_grouping=True),
+            "count": formats.number_format(len(rows), force_grouping=True),
+        }
+        said += f' · <span class="ranking-first">{escape(first)}</span>'
+        if whole:
+            link = escape(gettext("classement complet"))
+            said += f' · <a class="ranking-whole" href="{escape(whole)}">{link}</a>'
+    return mark_safe(f'<caption class="base">{said}</caption>')
 
 
 #: Rows written lately, under the rows object and the language: a ranking kept by its process
@@ -144,13 +181,14 @@ _written: memo.Derived[SafeString] = memo.Derived(16)
 
 
 @register.simple_tag
-def ranking_rows(rows) -> SafeString:
+def ranking_rows(rows, limit=None) -> SafeString:
     """A ranking's rows (``engine.ranking.Row``): rank, name and table, the figure ranked on (the
     total, or the paid scores on the "scores seuls" base, §4), négatif, percentage (two decimals, in
-    the language's notation), solos and warnings when there are any."""
+    the language's notation), solos and warnings when there are any; the first ``limit`` of them."""
     if not rows:
         return mark_safe(f'<tr><td colspan="7" class="empty">{escape(gettext("Aucun joueur."))}</td></tr>')
-    return _written.of(rows, translation.get_language(), lambda: _ranking_rows(rows))
+    limit = limit or None
+    return _written.of(rows, (translation.get_language(), limit), lambda: _ranking_rows(rows[:limit]))
 
 
 def _ranking_rows(rows) -> SafeString:
