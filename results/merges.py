@@ -86,6 +86,12 @@ def merged_ranking(merged: Merged, rules: Rules | None = None) -> GameRanking:
     return rank_game(merged.entrants, merged.scores, rules or rules_from_settings(merged.settings))
 
 
+def centre_of(merged: Merged, key) -> str:
+    """The centre (the club whose file it is) of the entrant ``key``: table numbers are each centre's
+    own, and two centres' table 1 are told apart by it."""
+    return merged.clubs[key[0]]
+
+
 def _check_same_game(first: Results, other: Results) -> None:
     check_against(first.name, first.record.rounds, first.lexicon_sha256, other, lexicon=_list_name(first))
     if len(other.record.rounds) < len(first.record.rounds):

@@ -4,13 +4,14 @@ the renderers in ``results.reports`` never query.  Labels come in the tournament
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 
 from django.utils import timezone
 from django.utils.translation import gettext, override
 
 from engine import alphabet
 from engine.ranking import GameLine, GameRanking, TournamentRanking, rows
-from results import exports
+from results import exports, merges
 from results.merges import Merged
 from results.models import Printout
 from results.reports import render
@@ -20,6 +21,7 @@ from results.reports.data import (
     GameRound,
     GameSheet,
     RankingSheet,
+    RoundTimes,
     ScoreCard,
     SheetHeader,
 )
@@ -62,14 +64,15 @@ def evening_papers(tournament: Tournament) -> tuple[RankingSheet, list[GamePaper
         for game, ranked in zip(games, ranking.games, strict=True)
         if game.pk in played
     ]
-    return tournament_ranking_sheet(tournament, ranking), papers
+    return tournament_ranking_sheet(tournament, ranking, games), papers
 
 
 # -- headers -------------------------------------------------------------------------------------
 
 
-def header(tournament: Tournament, title: str) -> SheetHeader:
-    """Every setting the results depend on, printed at the top of every sheet (§3.4, §4, §6)."""
+def header(tournament: Tournament, title: str, times: tuple[RoundTimes, ...] = ()) -> SheetHeader:
+    """Every setting the results depend on, printed at the top of every sheet (§3.4, §4, §6);
+    ``times``: the time per round its rounds were played at (``round_times``)."""
     return SheetHeader(
         tournament=tournament.name,
         game=title,
@@ -84,7 +87,37 @@ def header(tournament: Tournament, title: str) -> SheetHeader:
         tie_break=str(tournament.get_tie_break_display()),
         generated_at=timezone.localtime(),
         lang=tournament.sheet_language,
+        round_times=times,
     )
+
+
+def _game_header(game: Game) -> SheetHeader:
+    return header(game.tournament, _game_title(game), round_times([game]))
+
+
+def round_times(games: list[Game], numbered: bool = False) -> tuple[RoundTimes, ...]:
+    """The time per round each counted round of ``games`` was played at, its clock's deadline less
+    its start (the tournament's setting applies when the round is started, a later change applies to
+    the rounds after it), as runs of rounds of one time; ``numbered``: each run names its game (a
+    sheet of several games).  A round with no clock on record counts the tournament's time."""
+    default = games[0].tournament.round_seconds if games else 0
+    counted = Round.objects.filter(game__in=games, status__in=COUNTED).order_by("game__number", "number")
+    clocks = counted.values_list("game__number", "number", "started_at", "deadline")
+    played: dict[int, list[tuple[int, int]]] = {}
+    for game, number, started, deadline in clocks:
+        seconds = round((deadline - started).total_seconds()) if started and deadline else default
+        played.setdefault(game, []).append((number, seconds))
+    return tuple(span for game, rounds in played.items() for span in _runs(game if numbered else 0, rounds))
+
+
+def _runs(game: int, rounds: list[tuple[int, int]]) -> list[RoundTimes]:
+    runs: list[RoundTimes] = []
+    for number, seconds in rounds:
+        if runs and runs[-1].seconds == seconds:
+            runs[-1] = RoundTimes(seconds, runs[-1].first, number, game)
+        else:
+            runs.append(RoundTimes(seconds, number, number, game))
+    return [replace(run, whole=len(runs) == 1) for run in runs]
 
 
 def _game_title(game: Game) -> str:
@@ -95,21 +128,37 @@ def _game_title(game: Game) -> str:
 
 
 def game_ranking_sheet(game: Game, ranking: GameRanking) -> RankingSheet:
-    tournament = game.tournament
     return RankingSheet(
-        header=header(tournament, _game_title(game)),
+        header=_game_header(game),
         top=ranking.top,
-        rows=rows(ranking, tournament.sheet_language),
+        rows=rows(ranking, game.tournament.sheet_language),
         solos=tuple(standings.solos_announced(ranking)),
     )
 
 
 def tournament_ranking_sheet(
-    tournament: Tournament, ranking: TournamentRanking | None = None
+    tournament: Tournament, ranking: TournamentRanking | None = None, games: list[Game] | None = None
 ) -> RankingSheet:
-    ranking = ranking or standings.tournament_ranking(tournament)
-    table = rows(ranking, tournament.sheet_language)
-    return RankingSheet(header=header(tournament, gettext("Classement général")), top=ranking.top, rows=table)
+    """The overall ranking; ``ranking`` and its ``games`` (``standings.ranked_games``), when the
+    caller has them.  Its solos name their game, and so does its time per round when it changed."""
+    if ranking is None or games is None:
+        games = standings.ranked_games(tournament)
+        ranking = standings.tournament_ranking(tournament, games)
+    return RankingSheet(
+        header=header(tournament, gettext("Classement général"), round_times(games, numbered=True)),
+        top=ranking.top,
+        rows=rows(ranking, tournament.sheet_language),
+        game_solos=tuple(tournament_solos(games, ranking)),
+    )
+
+
+def tournament_solos(games: list[Game], ranking: TournamentRanking) -> list[tuple[int, int, str]]:
+    """Every game's solos as announced (§3.5), each with its game's number: (game, round, name)."""
+    return [
+        (game.number, number, name)
+        for game, ranked in zip(games, ranking.games, strict=True)
+        for number, name in standings.solos_announced(ranked)
+    ]
 
 
 # -- the game sheet ------------------------------------------------------------------------------
@@ -137,9 +186,7 @@ def game_sheet(game: Game) -> GameSheet:
             )
         )
     board = tuple(_cell(code) for code in game.board)
-    return GameSheet(
-        header=header(game.tournament, _game_title(game)), rounds=tuple(rounds), board=board, total=cumulated
-    )
+    return GameSheet(header=_game_header(game), rounds=tuple(rounds), board=board, total=cumulated)
 
 
 def _cancelled_draws(game: Game) -> dict[int, tuple[str, ...]]:
@@ -170,7 +217,7 @@ def score_cards(game: Game, ranking: GameRanking) -> list[ScoreCard]:
     total; then the player's line of the ranking: solos, penalty and total (§3.4, §3.5, §4)."""
     tournament = game.tournament
     lang = tournament.sheet_language
-    head = header(tournament, _game_title(game))
+    head = _game_header(game)
     rounds = list(game.rounds.filter(status__in=COUNTED).order_by("number", "attempt"))
     slips = {(s.round_id, s.player_id): s for s in Submission.objects.filter(round__in=rounds)}
     table = {row.key: row for row in rows(ranking, lang)}
@@ -219,11 +266,13 @@ def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> Ca
 
 def merged_ranking_pdf(result: Merged, ranking: GameRanking) -> tuple[str, str, bytes]:
     head = merged_header(result)
+    table = rows(ranking, head.lang)
     sheet = RankingSheet(
         header=head,
         top=ranking.top,
-        rows=rows(ranking, head.lang),
+        rows=table,
         solos=tuple(standings.solos_announced(ranking)),
+        centres=tuple(merges.centre_of(result, row.key) for row in table),
     )
     return render.ranking_sheet(sheet)
 

@@ -37,10 +37,12 @@ def game_results(request, pk: int):
     key = standings.results_key(game.tournament_id)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
+    ranking = standings.game_rows_shared(game)
     context = {
         "game": game,
         "tournament": game.tournament,
-        "ranking": standings.game_rows_shared(game),
+        "ranking": ranking,
+        "solos": [(0, number, name) for number, name in ranking.solos],
         "main": game.tournament.percent_base,
         "key": key,
         "poll": "results:game_results",
@@ -63,11 +65,16 @@ def tournament_results(request, pk: int):
     key = standings.results_key(tournament.pk)
     if request.htmx and request.GET.get("v") == key:
         return HttpResponse(status=204)
+    games = standings.ranked_games(tournament)
     ranking = standings.tournament_ranking_shared(tournament, key)
+    if len(ranking.games) != len(games):  # a game started or abandoned since the key was read
+        ranking = standings.tournament_ranking(tournament, games)
     context = {
         "tournament": tournament,
         "ranking": standings.tournament_rows(ranking),
-        "games": [g.top for g in ranking.games],
+        # Each game's column and solos named with its number: an abandoned game leaves a gap.
+        "games": [(game.number, ranked.top) for game, ranked in zip(games, ranking.games, strict=True)],
+        "solos": sheets.tournament_solos(games, ranking),
         "main": _ranked_on(tournament),
         "key": key,
         "poll": "results:tournament_results",
@@ -190,15 +197,17 @@ def merge_create(request):
 def merge_detail(request, pk: int):
     merged = get_object_or_404(MergedResults, pk=pk)
     try:
-        ranking = merges.merged_ranking(merges.merged_results(merged))
+        result = merges.merged_results(merged)
     except ServiceError as error:
         return _merge_unreadable(request, error)
+    ranking = standings.game_rows(merges.merged_ranking(result))
     return render(
         request,
         "results/merge_detail.html",
         {
             "merged": merged,
-            "ranking": standings.game_rows(ranking),
+            "ranking": ranking,
+            "centres": [merges.centre_of(result, row.key) for row in ranking.rows],
             "names": [f["name"] for f in merged.files],
         },
     )

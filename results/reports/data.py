@@ -25,6 +25,19 @@ from engine.ranking import Row
 
 
 @dataclass(frozen=True)
+class RoundTimes:
+    """Rounds of one game played one after the other at the same time per round: rounds ``first`` to
+    ``last``; ``game`` is the game's number on a sheet of several games, 0 on a game's own sheets."""
+
+    seconds: int
+    first: int
+    last: int
+    game: int = 0
+    #: Every counted round of that game: the sheet names the game alone.
+    whole: bool = False
+
+
+@dataclass(frozen=True)
 class SheetHeader:
     """The block at the top of every sheet: which game, and the settings it was played and graded with."""
 
@@ -40,12 +53,16 @@ class SheetHeader:
     grading: str
     #: The server's grace window for late slips (§3.3.3).
     grace_seconds: int
+    #: The tournament's time per round: what the sheet says when no round was played yet.
     round_seconds: int
     #: Which total the percentage and the négatif are computed on (§4).
     base: str
     tie_break: str
     generated_at: datetime.datetime
     lang: str = "fr"
+    #: The time each counted round was played at (§3.3), in order: a change of the setting during
+    #: the evening does not rewrite the rounds played before it.
+    round_times: tuple[RoundTimes, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,6 +74,11 @@ class RankingSheet:
     rows: tuple[Row, ...]
     #: The solos announced at the end of the game (§3.5): (round number, player name).
     solos: tuple[tuple[int, str], ...] = ()
+    #: A ranking of several games: every game's solos, (game number, round number, player name).
+    game_solos: tuple[tuple[int, int, str], ...] = ()
+    #: A merged ranking (§5): each row's centre (the club whose file it came from), in the rows' order;
+    #: table numbers are each centre's own.
+    centres: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from results.reports.data import SheetHeader
+from results.reports.data import RoundTimes, SheetHeader
 from results.reports.paper import PORTRAIT, Footer, Paper
 from results.reports.text import clip, day, duration, fit, label_value, labels, markup, moment, pdf_text
 
@@ -96,11 +96,36 @@ def header_fields(header: SheetHeader) -> list[tuple[str, str]]:
         (t["lexicon"], f"{header.lexicon} (sha256 {header.lexicon_checksum[:12]})"),
         (t["grading"], header.grading),
         (t["grace"], f"{header.grace_seconds} s"),
-        (t["round_time"], duration(header.round_seconds)),
+        (t["round_time"], round_times(header)),
         (t["base"], header.base),
         (t["tie_break"], header.tie_break),
         (t["printed"], moment(header.generated_at, header.lang)),
     ]
+
+
+def round_times(header: SheetHeader) -> str:
+    """The time per round the sheet's rounds were played at: one time when they all were ("3 min"),
+    else each time and its rounds ("3 min (coups 1–5), 2 min (coups 6–20)"; on a sheet of several
+    games, "partie 1, coups 1–5 ; partie 2")."""
+    times = list(dict.fromkeys(span.seconds for span in header.round_times))
+    if len(times) <= 1:
+        return duration(times[0] if times else header.round_seconds)
+    t = labels(header.lang)
+    separator = " ; " if header.lang == "fr" else "; "
+    parts = []
+    for seconds in times:
+        rounds = separator.join(_rounds(span, t) for span in header.round_times if span.seconds == seconds)
+        parts.append(f"{duration(seconds)} ({rounds})")
+    return ", ".join(parts)
+
+
+def _rounds(span: RoundTimes, t: dict[str, str]) -> str:
+    one = span.first == span.last
+    rounds = t["time_round" if one else "time_rounds"].format(first=span.first, last=span.last)
+    if not span.game:
+        return rounds
+    game = t["time_game"].format(game=span.game)
+    return game if span.whole else f"{game}, {rounds}"
 
 
 def header_block(header: SheetHeader, title: str, width: float, extra: Sequence[tuple[str, str]] = ()):

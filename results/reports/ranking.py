@@ -41,6 +41,22 @@ COLUMNS = (
 )
 #: Scores + solos − penalty = total on every line (§4): the solos and the penalty print as points.
 NAME, CLUB, SERIES, PAID, TOTAL, PERCENT = 4, 5, 6, 8, 11, 13
+#: A merged ranking (§5) adds each row's centre after the table number: tables are each centre's own.
+CENTRE = ("col_centre", 0.3)
+
+
+def _columns(sheet: RankingSheet) -> tuple[tuple[str, float], ...]:
+    """The sheet's columns; with a centre column, the name, club and centre share what is left."""
+    if not sheet.centres:
+        return COLUMNS
+    shares = {"col_name": 0.4, "col_club": 0.3}
+    columns = [(key, shares.get(key, width)) for key, width in COLUMNS]
+    return (*columns[:NAME], CENTRE, *columns[NAME:])
+
+
+def _shift(sheet: RankingSheet, index: int) -> int:
+    """A column's index once the centre column (before the name) is in."""
+    return index + 1 if sheet.centres and index >= NAME else index
 
 
 def ranking_section(sheet: RankingSheet) -> Section:
@@ -63,21 +79,25 @@ def ranking_section(sheet: RankingSheet) -> Section:
 
 def _table(sheet: RankingSheet, width: float) -> Table:
     t = labels(sheet.header.lang)
-    head = [t[key] for key, _ in COLUMNS]
+    columns = _columns(sheet)
+    head = [t[key] for key, _ in columns]
     body = [_row(row, sheet.header.lang) for row in sheet.rows]
-    table = Table([head, *body], colWidths=column_widths(COLUMNS, width), repeatRows=1)
+    if sheet.centres:
+        body = [[*cells[:NAME], cell(centre), *cells[NAME:]] for cells, centre in zip(body, sheet.centres)]
+    table = Table([head, *body], colWidths=column_widths(columns, width), repeatRows=1)
     # The figure the ranking is on (§4) is the bold one: the paid scores on "scores seuls".
-    main = PAID if sheet.rows and sheet.rows[0].base is Base.PAID else TOTAL
+    main = _shift(sheet, PAID if sheet.rows and sheet.rows[0].base is Base.PAID else TOTAL)
+    series, paid, percent = (_shift(sheet, index) for index in (SERIES, PAID, PERCENT))
     table.setStyle(
         TableStyle(
             [
                 *TABLE_STYLE,
                 ("ALIGN", (0, 0), (-1, 0), "CENTER"),
                 ("ALIGN", (0, 1), (3, -1), "RIGHT"),
-                ("ALIGN", (SERIES, 1), (SERIES, -1), "CENTER"),
-                ("ALIGN", (PAID, 1), (-1, -1), "RIGHT"),
+                ("ALIGN", (series, 1), (series, -1), "CENTER"),
+                ("ALIGN", (paid, 1), (-1, -1), "RIGHT"),
                 ("FONT", (main, 1), (main, -1), BOLD, 8),
-                ("FONT", (PERCENT, 1), (PERCENT, -1), BOLD, 8),
+                ("FONT", (percent, 1), (percent, -1), BOLD, 8),
             ]
         )
     )
@@ -111,11 +131,16 @@ def _blank_zero(value: int) -> str:
 
 
 def _solos(sheet: RankingSheet) -> Paragraph:
-    """The solos announced at the end of the game (§3.5)."""
+    """The solos announced at the end of the game (§3.5); on a ranking of several games, each named
+    with its game."""
     lang = sheet.header.lang
     t = labels(lang)
-    if not sheet.solos:
+    if not sheet.solos and not sheet.game_solos:
         return Paragraph(f"<b>{t['solos']}</b> — {t['no_solo']}", BODY)
     items = [t["solo_item"].format(round=number, name=markup(name)) for number, name in sheet.solos]
+    items += [
+        t["game_solo_item"].format(game=game, round=number, name=markup(name))
+        for game, number, name in sheet.game_solos
+    ]
     separator = " ; " if lang == "fr" else "; "
     return Paragraph(f"<b>{t['solos']}</b> — {separator.join(items)}.", BODY)

@@ -1,120 +1,27 @@
 """Every link the arbiter's pages offer, in every state a game can be in, answers its file or a page
-that says why not: never a server error.  The walk starts at the tournament's page and follows each
-same-site ``href`` (and the polls' ``hx-get``) of every page it reaches that belongs to the
-tournament (its games, rounds, printouts, projector, reviews, the phones' pages); it submits every
-printout form with each of its buttons and opens the PDF made (the other forms are the arbiter's
-writes, which would change the state walked).  A link added later is walked too."""
+that says why not: never a server error.  The walk (``tests.results.walk``) starts at the
+tournament's page and follows each same-site ``href`` (and the polls' ``hx-get``) of every page it
+reaches that belongs to the tournament (its games, rounds, printouts, projector, reviews, the phones'
+pages); it submits every printout form with each of its buttons and opens the PDF made (the other
+forms are the arbiter's writes, which would change the state walked), and reads what each PDF
+says.  A link added later is walked too."""
 
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable
-from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
 
 import pytest
 from django.test import Client
 
 from results.models import Printout
 from tests.fixtures import worker_game
+from tests.results.walk import Walk, pdf_text
 from tournaments import services
-from tournaments.models import Game, Round, Tournament
+from tournaments.models import Game, Player, Round
 
 #: The players registered before each state is built (tables 1 to 3).
 NAMES = ("Alice", "Bruno", "Chloé")
-
-
-class _Page(HTMLParser):
-    """The links of a page (``href``, ``hx-get``) and its printout forms (hidden fields, buttons)."""
-
-    def __init__(self):
-        super().__init__()
-        #: (address, whether htmx asks for it: a poll's partial)
-        self.links: list[tuple[str, bool]] = []
-        self.forms: list[dict] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        for name in ("href", "hx-get"):
-            if attrs.get(name):
-                self.links.append((attrs[name], name == "hx-get"))
-        if tag == "form":
-            self.forms.append({"action": attrs.get("action") or "", "fields": {}, "buttons": []})
-        elif self.forms and tag == "input" and attrs.get("type") == "hidden" and attrs.get("name"):
-            self.forms[-1]["fields"][attrs["name"]] = attrs.get("value") or ""
-        elif self.forms and tag == "button" and attrs.get("name"):
-            self.forms[-1]["buttons"].append((attrs["name"], attrs.get("value") or ""))
-
-
-def _same_site(base: str, href: str) -> str | None:
-    """The path (and query) ``href`` opens on this server, None for another site or no page."""
-    if href.startswith(("#", "mailto:", "javascript:", "data:")):
-        return None
-    parts = urlsplit(urljoin(base, href))
-    if parts.scheme not in ("", "http", "https") or parts.netloc not in ("", "testserver"):
-        return None
-    if parts.path.startswith(("/static/", "/media/", "/admin/")):
-        return None
-    return parts.path + (f"?{parts.query}" if parts.query else "")
-
-
-class _Walk:
-    """The arbiter's walk through one tournament: every answer kept by its address."""
-
-    def __init__(self, client: Client, tournament: Tournament):
-        self.client = client
-        games = list(tournament.games.values_list("pk", flat=True))
-        ids = "|".join(str(pk) for pk in games)
-        #: The pages whose own links are followed: the tournament's, its games', rounds', printouts',
-        #: projector's, reviews' and phones' (anything else is opened, not explored).
-        self.ours = re.compile(
-            rf"^/(tournois/{tournament.pk}/|parties/({ids})/|projecteur/({ids})/|coups/\d+/"
-            r"|impressions/\d+/|j/)"
-        )
-        self.answers: dict[str, int] = {}
-
-    def run(self, *start: str) -> None:
-        todo = [(url, False) for url in start]
-        while todo:
-            url, htmx = todo.pop(0)
-            if url in self.answers:
-                continue
-            response = self.client.get(url, headers={"HX-Request": "true"} if htmx else {})
-            self.answers[url] = response.status_code
-            if response.status_code in (301, 302):
-                target = _same_site(url, response["Location"])
-                todo.extend([(target, False)] if target else [])
-            elif self._explored(url, response):
-                page = _Page()
-                page.feed(response.content.decode())
-                todo.extend((link, htmx) for href, htmx in page.links if (link := _same_site(url, href)))
-                todo.extend((link, False) for link in self._printouts(url, page.forms))
-
-    def _explored(self, url: str, response) -> bool:
-        """A page of the tournament's, whose links are followed in turn."""
-        is_html = response.get("Content-Type", "").startswith("text/html")
-        return response.status_code == 200 and is_html and bool(self.ours.match(url))
-
-    def _printouts(self, url: str, forms: list[dict]) -> list[str]:
-        """Each printout form sent with each of its buttons; the printout's page to walk next."""
-        found = []
-        for form in forms:
-            action = _same_site(url, form["action"])
-            if not action or not action.endswith("/impressions/"):
-                continue
-            for name, value in form["buttons"]:
-                sent = f"POST {action} game={form['fields'].get('game', '')} {name}={value}"
-                if sent in self.answers:
-                    continue
-                response = self.client.post(action, {**form["fields"], name: value})
-                self.answers[sent] = response.status_code
-                if response.status_code == 302:
-                    found.append(_same_site(action, response["Location"]))
-        return [link for link in found if link]
-
-    def errors(self) -> dict[str, int]:
-        return {url: status for url, status in self.answers.items() if status >= 500}
 
 
 # -- the states of a game ---------------------------------------------------------------------------
@@ -207,6 +114,32 @@ def a_player_removed(tournament, players):
     services.player_remove(player=players[2])  # registered from the start, never handed a slip
 
 
+def a_player_removed_mid_round(tournament, players):
+    """Chloé, who handed in no slip, removed while round 2 runs."""
+    game = _random(tournament)
+    _placed(game, players)
+    _running(game, players, 2)
+    services.player_remove(player=players[2])
+
+
+def the_round_time_changed_mid_game(tournament, players):
+    """Round 1 played at 3 minutes, rounds 2 and 3 at 2 after the setting changed."""
+    game = _random(tournament)
+    _placed(game, players)
+    services.tournament_update(tournament=tournament, round_seconds=120)
+    _placed(game, players, 2)
+    _placed(game, players, 3)
+
+
+def several_games_with_solos(tournament, players):
+    """Two games ended, a solo in each (Alice alone on the top: 3 players are enough here)."""
+    services.tournament_update(tournament=tournament, solo_min_players=2)
+    for seed in (5, 6):
+        game = _random(tournament) if seed == 5 else services.game_start(tournament=tournament, seed=seed)
+        _placed(game, players)
+        services.game_end(game_id=game.pk)
+
+
 def several_games_one_abandoned(tournament, players):
     first = _random(tournament)
     _placed(first, players)
@@ -234,7 +167,10 @@ STATES: list[Callable] = [
     abandoned_after_a_placed_round,
     ended,
     a_player_removed,
+    a_player_removed_mid_round,
+    the_round_time_changed_mid_game,
     several_games_one_abandoned,
+    several_games_with_solos,
     a_prepared_game_drawn,
 ]
 
@@ -250,10 +186,9 @@ def _arbiters_browser(arbiter, tournament, state, **headers) -> Client:
     return client
 
 
-def _walked(arbiter, tournament, state) -> _Walk:
-    walk = _Walk(_arbiters_browser(arbiter, tournament, state), tournament)
-    # The overall ranking too, which the tournament's page links once a game is started.
-    walk.run(f"/tournois/{tournament.pk}/", f"/tournois/{tournament.pk}/classement/")
+def _walked(arbiter, tournament, state) -> Walk:
+    walk = Walk(_arbiters_browser(arbiter, tournament, state), tournament)
+    walk.tournament(tournament)
     return walk
 
 
@@ -274,6 +209,29 @@ def test_every_link_of_the_tournament_answers_its_file_or_a_page_in_every_state(
     assert printouts.count() == 2 + 4 * tournament.games.count()  # every button of every page
     for printout in printouts:
         assert walk.answers[f"/impressions/{printout.pk}/pdf/"] == 200
+    _printed_as_the_tournament_stands(tournament, printouts)
+
+
+#: The sheets that list every player registered: the rankings (and the bundles that hold one).
+LISTS_EVERYONE = {
+    Printout.Kind.RANKING, Printout.Kind.BUNDLE, Printout.Kind.TOURNAMENT, Printout.Kind.EVENING,
+}
+
+
+def _printed_as_the_tournament_stands(tournament, printouts) -> None:
+    """Every sheet names the tournament and its game; a ranking lists every player still registered,
+    and no sheet names a player removed."""
+    registered = set(Player.objects.filter(tournament=tournament).values_list("name", flat=True))
+    removed = {*NAMES, "Damien"} - registered
+    for printout in printouts:
+        text = pdf_text(bytes(printout.pdf))
+        where = (printout.kind, printout.game and printout.game.number)
+        assert tournament.name in text, where
+        if printout.game is not None:
+            assert f"Partie {printout.game.number}" in text, where
+        if printout.kind in LISTS_EVERYONE:
+            assert all(name in text for name in registered), where
+        assert not [name for name in removed if name in text], where
 
 
 @pytest.mark.parametrize("state", sorted(NOTHING_PLACED, key=STATES.index), ids=lambda s: s.__name__)

@@ -4,17 +4,18 @@
 its arbiter, a tournament of two players, ROUNDS rounds placed from the prepared record, then one more
 round running with a slip in it); ``python -m tests.server.evening count``: what the database holds;
 ``python -m tests.server.evening go_on``: the running round closed, placed, and the next one drawn
-and searched (the word list must be there to find its top); ``python -m tests.server.evening join``:
+and searched (the word list must be there to find its top); ``python -m tests.server.evening
+printed``: every sheet the arbiter's pages print, as text; ``python -m tests.server.evening join``:
 where each player's join code, typed on ``/moi/``, leads; ``python -m tests.server.evening refusals
 COPY...``: each copy resumed in turn, what it was answered and the state of ``var/`` after.
 
 The hall whose laptop dies (``tests/e2e/test_laptop_dies.py``): ``hall RECORD`` (on a served laptop or
 a fresh ``var/``) a tournament of three players on the shipped list replaying RECORD, its round 1 drawn
 and started on a long clock; ``slips``: the running round's slips; ``time_up``: the running round's
-clock run out (its deadline moved past the grace window; the next poll closes it); ``papers``: the
-evening's results and sheets as printed (ranking, game sheet, score cards); ``uninterrupted RECORD
-SLIPS``: the same evening never interrupted (SLIPS as JSON, name -> slip as typed), round 1 closed
-and placed, round 2 drawn, and its papers."""
+clock run out (its start and deadline moved back past the grace window; the next poll closes it);
+``papers``: the evening's results and sheets as printed (ranking, game sheet, score cards);
+``uninterrupted RECORD SLIPS``: the same evening never interrupted (SLIPS as JSON, name -> slip as
+typed), round 1 closed and placed, round 2 drawn, and its papers."""
 
 from __future__ import annotations
 
@@ -78,6 +79,36 @@ def go_on() -> dict:
         services.round_compute_top(round_id=following.pk)
     following = Round.objects.get(pk=following.pk)
     return {"placed": rnd.number, "next": following.number, "top": following.tops[0]["word"]}
+
+
+def printed() -> dict:
+    """Every printout the tournament's pages offer, asked for by the arbiter's browser, and what each
+    PDF says, laid out as printed (the moment it was printed left out); the pages that answered a
+    server error."""
+    import re
+
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from results.models import Printout
+    from tests.results.walk import Walk, pdf_text
+    from tournaments.models import Tournament
+
+    settings.PRINTOUTS_IN_THREAD = False
+    tournament = Tournament.objects.get()
+    client = Client(raise_request_exception=False)
+    client.force_login(User.objects.get(username="arbitre"))
+    Printout.objects.filter(tournament=tournament).delete()
+    walk = Walk(client, tournament)
+    walk.tournament(tournament)
+    sheets = {}
+    for printout in Printout.objects.filter(tournament=tournament).select_related("game").order_by("pk"):
+        done = printout.status == Printout.Status.DONE
+        text = pdf_text(bytes(printout.pdf), layout=True) if done else printout.error
+        name = f"{printout.kind} {printout.game.number if printout.game else ''}".strip()
+        sheets[name] = re.sub(r"Imprimé le : \S+ à \S+", "Imprimé le : …", text)
+    return {"errors": walk.errors(), "sheets": sheets}
 
 
 def join() -> dict:
@@ -147,7 +178,8 @@ def time_up() -> dict:
 
     rnd = Round.objects.select_related("game__tournament").get(status=Round.Status.RUNNING)
     past = timezone.now() - datetime.timedelta(seconds=rnd.game.tournament.grace_seconds + 1)
-    Round.objects.filter(pk=rnd.pk).update(deadline=past)
+    # The clock moved back whole: the round was played at its time per round, as the sheets print.
+    Round.objects.filter(pk=rnd.pk).update(deadline=past, started_at=past - (rnd.deadline - rnd.started_at))
     return {"round": rnd.number}
 
 
@@ -236,5 +268,5 @@ if __name__ == "__main__":
     action, *arguments = sys.argv[1:]
     actions = {"play": play, "count": count, "go_on": go_on, "join": join, "hall": hall, "slips": slips,
                "time_up": time_up, "papers": papers, "uninterrupted": uninterrupted,
-               "claims": claims, "refusals": refusals}  # fmt: skip
+               "claims": claims, "refusals": refusals, "printed": printed}  # fmt: skip
     print(json.dumps(actions[action](*arguments)))

@@ -118,6 +118,43 @@ def test_the_copy_resumes_on_a_fresh_laptop_and_the_game_goes_on(played, fresh):
     assert went_on["placed"] == 3 and went_on["next"] == 4 and went_on["top"]
 
 
+def _line(text: str, *words: str) -> str:
+    """The one line of a sheet (a table's row, laid out as printed) that holds every one of ``words``."""
+    found = [line for line in text.splitlines() if all(word in line for word in words)]
+    assert len(found) == 1, (words, text)
+    return " ".join(found[0].split())
+
+
+def test_every_sheet_of_the_resumed_evening_prints_its_players_and_totals(played, fresh):
+    """Émile plays every top of the record (30, 20, then 15 in round 3, which was running when the
+    copy was made), Fanny hands in nothing."""
+    key, _copy, _held = played
+    assert _run(fresh, "manage.py", "serve", "--no-serve", "--resume", str(key)).returncode == 0
+
+    before = _evening(fresh, "printed")
+    _evening(fresh, "go_on")
+    after = _evening(fresh, "printed")
+
+    for printed, total, rounds in ((before, 50, 2), (after, 65, 3)):
+        sheets = printed["sheets"]
+        assert printed["errors"] == {}
+        assert set(sheets) == {"tournament", "evening", "ranking 1", "game 1", "cards 1", "bundle 1"}
+        for name, text in sheets.items():
+            assert "Simultané" in text and "Temps par coup : 3 min" in text, name
+        for name in ("tournament", "ranking 1"):
+            assert _line(sheets[name], "Émile").startswith("1 "), name
+            assert f" {total} {total} 0 100,00 " in _line(sheets[name], "Émile"), name
+            assert f" 0 0 -{total} 0,00 " in _line(sheets[name], "Fanny"), name
+        assert f"Top de la partie {total}" in _line(sheets["game 1"], "Top de la partie")
+        assert f"Coups : {rounds}" in sheets["game 1"]
+        record = json.loads(RECORD.read_text())["rounds"]
+        for number, top in enumerate(record[:rounds], 1):
+            row = _line(sheets["game 1"], f" {top['ref']} ")
+            assert row.startswith(f"{number} ") and f" {top['score']} " in row, row
+        for name in ("evening", "bundle 1", "cards 1"):
+            assert "Émile" in sheets[name] and "Fanny" in sheets[name], name
+
+
 def _bad_copies(folder: Path, good: Path) -> dict[str, tuple[Path, str]]:
     folder.mkdir()
     whole = good.read_bytes()
