@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "server.answers.MarkedAnswerMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The arbiter's screen's and the projector's polls that find nothing new, before the session.
+    "tournaments.pulse.ScreenPulseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -33,6 +33,12 @@ from tournaments.selectors import (
     top_so_far,
 )
 
+#: The most rows a hall's screens show of a list of players: the ranking's first ranks (the whole one on
+#: a page of its own), the tables not heard from (counted, listed on demand), a page of the slips
+#: panel.  A club's room of up to so many players sees every row; a hall of 1,500 drawing them all
+#: sends 300 to 500 KB at each change of the game screen (the slips panel: 1.3 MB).
+SHOWN_AT_MOST = 100
+
 
 def pulse_key(
     game: Game, rnd: Round | None, slips: int | None = None, now: datetime | None = None, tried: str = ""
@@ -94,7 +100,9 @@ class GameScreen(_RoundShown):
     #: The rounds whose slips the arbiter may open (the slips panel's picker): every graded round.
     graded: list[Round]
     top_overdue: bool = False
-    #: While the round runs: the tables whose player has sent nothing yet.
+    #: While the round runs: how many tables have sent nothing yet, and which (when there are at
+    #: most ``SHOWN_AT_MOST`` of them: more are listed on demand, ``views.game.game_missing``).
+    missing_count: int = 0
     missing: list[int] = field(default_factory=list)
     #: The round's rejected racks with why (§3.1.4): (rack, reason).
     rejections: list[tuple[str, str]] = field(default_factory=list)
@@ -119,6 +127,8 @@ class GameScreen(_RoundShown):
     #: Slips tried while the server was unreachable, waiting for the arbiter's decision (issue 25).
     tried: list[tried.Notice] = field(default_factory=list)
 
+    shown_at_most = SHOWN_AT_MOST
+
     @property
     def state(self) -> str:
         """The screen's state: what the next action is."""
@@ -136,6 +146,8 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
     rnd = rnd if rnd is not None else current_round(game.pk)
     running = rnd is not None and rnd.status == Round.Status.RUNNING
     received = slips_received(rnd) if rnd is not None else 0
+    players = Player.objects.filter(tournament_id=game.tournament_id).count()
+    missing = max(0, players - received) if running else 0
     return GameScreen(
         game=game,
         round=rnd,
@@ -143,7 +155,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         now=now,
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         slips_received=received,
-        players=Player.objects.filter(tournament_id=game.tournament_id).count(),
+        players=players,
         top_so_far=top_so_far(game),
         next_number=(rnd.number + 1) if rnd else 1,
         ranking=standings.game_rows_shared(game),
@@ -151,7 +163,8 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         rack=rack_tiles(rnd) if rnd else [],
         graded=graded_rounds(game.pk),
         top_overdue=rnd is not None and top_overdue(rnd, now),
-        missing=missing_tables(rnd) if running else [],
+        missing_count=missing,
+        missing=missing_tables(rnd) if 0 < missing <= SHOWN_AT_MOST else [],
         deletable=game.status == Game.Status.PLAYING
         and not Submission.objects.filter(round__game=game).exists(),
         rejections=_reasoned(zip_longest(rnd.rejections, rnd.rejection_reasons)) if rnd else [],
@@ -179,6 +192,12 @@ class SlipsPanel:
     latest: bool
     #: The slips tried while the server was unreachable, received late: to accept or refuse.
     tried: tried.TriedPanel | None = None
+    #: The rows shown, ``slips[start:stop]``: a hall's panel a page of ``SHOWN_AT_MOST`` tables.
+    start: int = 0
+    stop: int | None = None
+    #: A hall's pages (number, first table, last table); none for a club's room.
+    pages: list[tuple[int, int, int]] = field(default_factory=list)
+    page: int = 1
 
     @property
     def key(self) -> str:
@@ -195,17 +214,34 @@ class SlipsPanel:
         return [(kind, entry) for _at, kind, entry in sorted(entries, key=lambda e: e[0], reverse=True)]
 
 
-def slips_panel(game: Game, number: int | None = None) -> SlipsPanel | None:
-    """The slips of round ``number`` of the game, or of its last graded round (None: none yet)."""
+def slips_panel(
+    game: Game, number: int | None = None, page: int | None = None, table: int | None = None
+) -> SlipsPanel | None:
+    """The slips of round ``number`` of the game, or of its last graded round (None: none yet).  A
+    hall's are shown ``SHOWN_AT_MOST`` tables at a time: page ``page``, or the one holding ``table``
+    (the slip just typed or corrected), else the first."""
     graded = graded_rounds(game.pk)
     if not graded:
         return None
     shown = next((r for r in graded if r.number == number), graded[-1])
     rnd = Round.objects.select_related("game").get(pk=shown.pk)
+    slips = room.round_slips(rnd)
     return SlipsPanel(
-        rnd, room.round_slips(rnd), list(round_changes(rnd)), latest=shown.pk == graded[-1].pk,
-        tried=tried.round_tried(rnd),
+        rnd, slips, list(round_changes(rnd)), latest=shown.pk == graded[-1].pk,
+        tried=tried.round_tried(rnd), **_panel_page(slips, page, table),
     )  # fmt: skip
+
+
+def _panel_page(slips: list[SlipRow], page: int | None, table: int | None) -> dict:
+    if len(slips) <= SHOWN_AT_MOST:
+        return {}
+    size = SHOWN_AT_MOST
+    count = (len(slips) + size - 1) // size
+    at = next((i for i, row in enumerate(slips) if row.player.table_number == table), None)
+    index = at // size if at is not None else min(max((page or 1) - 1, 0), count - 1)
+    tables = [row.player.table_number for row in slips]
+    pages = [(n + 1, tables[n * size], tables[min(len(tables), (n + 1) * size) - 1]) for n in range(count)]
+    return {"start": index * size, "stop": (index + 1) * size, "pages": pages, "page": index + 1}
 
 
 def _reasoned(rejections) -> list[tuple[str, str]]:
@@ -248,6 +284,8 @@ class Projection(_RoundShown):
     #: Once the round is over: its top (placed, or proposed before it is) and the words it forms.
     top: dict | None = None
     top_words: list[str] = field(default_factory=list)
+
+    shown_at_most = SHOWN_AT_MOST
 
     @property
     def running(self) -> bool:

@@ -3,7 +3,7 @@ from django.urls import path
 from server import converters  # noqa: F401 - registers <id:…>
 from server.restore import on_the_laptop
 from tournaments.player_urls import urlpatterns as player_urls
-from tournaments.views import game, projector, registration, resume, tried
+from tournaments.views import game, lists, projector, registration, resume, tried
 
 app_name = "tournaments"
 urlpatterns = [
@@ -22,6 +22,8 @@ urlpatterns = [
     path("parties/<id:pk>/etat/", game.game_poll, name="game_poll"),
     path("parties/<id:pk>/bulletins/", game.game_slips, name="game_slips"),
     path("parties/<id:pk>/historique/", game.game_slip_history, name="game_slip_history"),
+    path("parties/<id:pk>/classement/", lists.game_ranking, name="game_ranking"),
+    path("parties/<id:pk>/absents/", lists.game_missing, name="game_missing"),
     path("parties/<id:pk>/tirage/", game.game_draw, name="game_draw"),
     path("parties/<id:pk>/terminer/", game.game_end, name="game_end"),
     path("parties/<id:pk>/abandonner/", game.game_abandon, name="game_abandon"),

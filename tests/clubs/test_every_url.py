@@ -41,11 +41,14 @@ KINDS = {
 ANY_CLUB: set[str] = set()
 #: Namespaces that are not the arbiter's: the phone (its token is its key), training (anyone's).
 NOT_ARBITERS = {"training", "admin"}
-#: The URLs a deputy may use: the game screen and its poll, slips entered and corrected, slips tried
-#: while the server was unreachable accepted or refused.
+#: The URLs a deputy may use: the game screen, its poll and its lists (the whole ranking, the tables
+#: not heard from), slips entered and corrected, slips tried while the server was unreachable
+#: accepted or refused.
 DEPUTY = {
     "tournaments:game_detail",
     "tournaments:game_poll",
+    "tournaments:game_ranking",
+    "tournaments:game_missing",
     "tournaments:game_slips",
     "tournaments:slip_enter",
     "tournaments:correction_undo",

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from engine.messages import Message
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import screens, selectors, services, tried
+from tournaments import pulse, screens, selectors, services, tried
 from tournaments.access import for_arbiter, for_deputy, may_arbitrate
 from tournaments.forms import DrawForm, PlaceTopForm, SlipForm
 from tournaments.models import Game, Round
@@ -60,16 +60,28 @@ def _game_response(request, game_id: int, *, error: str = "", focus: str = ""):
     game, rnd = live(game_id)
     context = _screen_context(game, rnd, error, focus)
     context["deputy"] = not may_arbitrate(request.user, game.tournament)
+    context["pulse"] = pulse.ticket(request, "game", game)
     if request.htmx:
         return render(request, "tournaments/partials/_round.html", context)
     context["tournament"] = game.tournament
-    context["panel"] = screens.slips_panel(game, _round_number(request.GET.get("coup")))
+    context["panel"] = screens.slips_panel(game, *_panel_asked(request.GET))
     return render(request, "tournaments/game_detail.html", context)
 
 
 def _round_number(raw) -> int | None:
     """The round asked for in the address (``?coup=3``); anything else: the last graded round."""
-    return int(raw) if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 4 else None
+    return _small_number(raw, 4)
+
+
+def _small_number(raw, digits: int = 5) -> int | None:
+    """A number of at most ``digits`` digits sent in a form or an address; anything else: None."""
+    usable = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= digits
+    return int(raw) if usable else None
+
+
+def _panel_asked(data) -> tuple[int | None, int | None]:
+    """The round and the page of its slips the address or the form asks for (``?coup=3&tranche=2``)."""
+    return _round_number(data.get("coup")), _small_number(data.get("tranche"), 3)
 
 
 def _page_of(game_id: int, number: int) -> str:
@@ -77,12 +89,16 @@ def _page_of(game_id: int, number: int) -> str:
     return f"{reverse('tournaments:game_detail', args=[game_id])}?coup={number}"
 
 
-def _panel_response(request, game: Game, number: int | None, *, error="", focus="", read=None, changed=False):
+def _panel_response(
+    request, game: Game, number: int | None, page: int | None = None, *,
+    table: int | None = None, error="", focus="", read=None, changed=False,
+):  # fmt: skip
     """The slips panel of round ``number`` (``screens.slips_panel``), drawn apart from the live region:
     the live region redraws every second while a round runs, and the arbiter types round N's paper
-    slips meanwhile.  ``changed``: a slip was stored, the live region's ranking is drawn again."""
+    slips meanwhile.  A hall's: its ``page``, or the one holding ``table`` (the slip just typed).
+    ``changed``: a slip was stored, the live region's ranking is drawn again."""
     context = {
-        "panel": screens.slips_panel(game, number),
+        "panel": screens.slips_panel(game, number, page, table),
         "error": error,
         "focus": focus,
         "read": read,
@@ -111,11 +127,11 @@ def game_detail(request, pk: int):
 @for_deputy("game")
 def game_slips(request, pk: int):
     """The slips panel of the round the arbiter picks (``?coup=N``), or of the last graded round."""
-    number = _round_number(request.GET.get("coup"))
+    number, page = _panel_asked(request.GET)
     if not request.htmx:
         return redirect(_page_of(pk, number) if number else reverse("tournaments:game_detail", args=[pk]))
     game = get_object_or_404(Game.objects.select_related("tournament"), pk=pk)
-    return _panel_response(request, game, number)
+    return _panel_response(request, game, number, page)
 
 
 @for_deputy("game")
@@ -129,6 +145,7 @@ def game_poll(request, pk: int):
         return HttpResponse(status=204)
     context = _screen_context(game, rnd)
     context["deputy"] = not may_arbitrate(request.user, game.tournament)
+    context["pulse"] = pulse.ticket(request, "game", game)
     return render(request, "tournaments/partials/_round.html", context)
 
 
@@ -186,11 +203,14 @@ def round_place(request, pk: int):
 
 
 def _after_slip(request, rnd: Round, error: str = "", focus: str = "", read: dict | None = None):
-    """After a paper slip, a correction or an undo: the slips panel of that round again (htmx), or
-    the game screen showing it (a plain form post)."""
+    """After a paper slip, a correction or an undo: the slips panel of that round again (htmx), at
+    the page of the table typed (else the page it was on), or the game screen showing it (a plain
+    form post)."""
     if request.htmx:
-        shown = {"error": error, "focus": focus, "read": read, "changed": not error}
-        return _panel_response(request, rnd.game, rnd.number, **shown)
+        table = _small_number(str(read.get("table")) if read else request.POST.get("table_number"))
+        page = _small_number(request.POST.get("tranche"), 3)
+        shown = {"table": table, "error": error, "focus": focus, "read": read, "changed": not error}
+        return _panel_response(request, rnd.game, rnd.number, page, **shown)
     if error:
         messages.error(request, error)
     elif read is not None:

@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from tournaments import announce, room, screens
+from tournaments import announce, pulse, room, screens
 from tournaments.access import for_arbiter
 from tournaments.models import Game, Round
 from tournaments.views.game import live
@@ -37,6 +37,7 @@ def projector(request, pk: int):
         return redirect("tournaments:projector", game.pk)
     context = {
         "view": screens.projection(game, rnd),
+        "pulse": pulse.ticket(request, "projector", game),
         "thirty": announce.THIRTY_SECONDS,
         "time_up": announce.TIME_UP,
     }
@@ -49,6 +50,7 @@ def projector_poll(request, pk: int):
     if not later and screens.pulse_key(game, rnd) == request.GET.get("v"):
         return HttpResponse(status=204)
     context = {"view": screens.projection(game, rnd), "followed": later}
+    context["pulse"] = pulse.ticket(request, "projector", game)
     response = render(request, "tournaments/partials/_projection.html", context)
     if later:
         # The address bar follows too: a reload opens the game shown.

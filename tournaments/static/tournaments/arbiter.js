@@ -167,8 +167,11 @@ document.addEventListener("click", function (event) {
     });
     var want = behind(panel, picker);
     if (!want || loading || typed(holder) || holder.querySelector(".htmx-request")) return;
+    var address = want.getAttribute("hx-get");
+    // A hall's panel shows a hundred tables: the same round drawn again stays on the same ones.
+    if (panel && panel.dataset.page && want.dataset.round === panel.dataset.round) address += "&tranche=" + panel.dataset.page;
     loading = true;
-    htmx.ajax("GET", want.getAttribute("hx-get"), { source: holder, target: "#slips", swap: "innerHTML" })
+    htmx.ajax("GET", address, { source: holder, target: "#slips", swap: "innerHTML" })
       .finally(function () { loading = false; });
   }
 
@@ -187,6 +190,15 @@ document.addEventListener("click", function (event) {
   document.addEventListener("htmx:afterSettle", check);
   document.addEventListener("htmx:afterRequest", check);
 })();
+
+/* A hall's tables not heard from, listed on demand: each time the list is opened it is asked for
+   as it is then.  The live region redraws every second while slips come; the list (preserved over
+   the redraws) stays as it was opened. */
+document.addEventListener("toggle", function (event) {
+  var details = event.target;
+  if (!details.matches || !details.matches("details.missing-list") || !details.open) return;
+  htmx.ajax("GET", details.dataset.list, { source: details, target: details.querySelector(".missing-body"), swap: "innerHTML" });
+}, true);
 
 /* The new address after a resume: hidden by its button, and stays hidden on this laptop for that
    resume (a later resume shows its own). */
