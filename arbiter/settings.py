@@ -15,7 +15,21 @@ from arbiter.env import env_bool, env_list, env_str
 from server.files import private
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))
+#: A source checkout (manage.py beside the rooms, ``python3 run.py``) keeps its data in var/ beside
+#: them; an installed package (``pip install .``, then the ``arbiter`` command) carries the
+#: translations and the reverse proxy's template inside arbiter/ (setup.py) and keeps its data in the
+#: account's data folder, never inside the Python environment.
+CHECKOUT = (BASE_DIR / "manage.py").is_file()
+SHARE_DIR = BASE_DIR if CHECKOUT else Path(__file__).resolve().parent
+
+
+def _data_folder() -> Path:
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "arbiter"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "arbiter"
+
+
+VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var" if CHECKOUT else _data_folder())))
 VAR_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
 private(VAR_DIR, 0o700)  # an installation from before kept it open
 
@@ -198,7 +212,9 @@ LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SHARE_DIR / "locale"]
+#: deploy/: the reverse proxy's template (server/proxy.py).
+DEPLOY_DIR = SHARE_DIR / "deploy"
 USE_I18N = True
 TIME_ZONE = env_str("ARBITER_TIME_ZONE", "Europe/Paris")
 USE_TZ = True

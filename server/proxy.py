@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-TEMPLATE = Path(settings.BASE_DIR) / "deploy" / "nginx.conf"
+TEMPLATE = Path(settings.DEPLOY_DIR) / "nginx.conf"
 #: Where Debian's packages put nginx's dynamic modules (libnginx-mod-nchan).
 MODULES = "/usr/lib/nginx/modules"
 #: Connections per nginx worker: a hall of 1,500 phones (a push connection and a request each, and

@@ -25,7 +25,6 @@ import secrets
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import urllib.parse
 from pathlib import Path
@@ -138,6 +137,8 @@ def _build(applied: set[Node], work: Path) -> Path:
     the rows its migrations wrote, made one self-contained file."""
     from django.conf import settings
 
+    from server.commandline import manage
+
     database = work / f"reference-{secrets.token_hex(4)}.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "ARBITER_BACKUP_DIR")}
     env.update(
@@ -146,7 +147,7 @@ def _build(applied: set[Node], work: Path) -> Path:
         ARBITER_VAR_DIR=str(work / "var"),
         ARBITER_STATIC_ROOT=str(work / "static"),
     )
-    command = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "copy_reference"]
+    command = manage("copy_reference")
     command += [f"{app}.{name}" for app, name in targets(applied)]
     try:
         done = subprocess.run(command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True,

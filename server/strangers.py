@@ -25,12 +25,12 @@ import re
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from server.commandline import manage
 from server.lanes import stranger
 
 logger = logging.getLogger(__name__)
@@ -71,10 +71,9 @@ def start(port: int, room_port: int, threads: int) -> Strangers:
     """``manage.py strangers`` on ``port`` beside the room's process (on ``room_port``): its output
     read by a thread (``READY`` makes it up; the rest goes to this process's output), its input a
     pipe it watches (closed when this process ends, however it ends: it ends too)."""
-    command = [
-        sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "strangers",
-        "--port", str(port), "--room-port", str(room_port), "--threads", str(threads),
-    ]  # fmt: skip
+    command = manage(
+        "strangers", "--port", str(port), "--room-port", str(room_port), "--threads", str(threads)
+    )
     # Out of the terminal's process group: Ctrl+C is the room's process's, which stops this one.
     apart = (
         {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}

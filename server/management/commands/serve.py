@@ -39,8 +39,11 @@ def ensure_arbiter(username: str = "arbitre") -> str | None:
 
 def change_password_command(username: str) -> str:
     """The command that changes the arbiter's password, as it runs from the project's folder (this
-    very interpreter: the project's ``.venv`` when started by run.py), quoted for the shell."""
+    very interpreter: the project's ``.venv`` when started by run.py), quoted for the shell; an
+    installed package's runs from anywhere (``python -m arbiter``)."""
     python = Path(sys.executable)
+    if not settings.CHECKOUT:
+        return f"{_quoted(str(python))} -m arbiter changepassword {username}"
     with contextlib.suppress(ValueError):
         python = python.relative_to(settings.BASE_DIR)
     return f"{_quoted(str(python))} manage.py changepassword {username}"
@@ -216,7 +219,8 @@ class Command(BaseCommand):
                 + _("Compte arbitre : « %(username)s » (mot de passe déjà donné). Pour le changer :")
                 % {"username": "arbitre"}
             )
-            self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
+            if settings.CHECKOUT:
+                self.stdout.write(f"    cd {_quoted(str(settings.BASE_DIR))}")
             self.stdout.write(f"    {change_password_command('arbitre')}")
         self.stdout.write("  " + _("Données : %(path)s") % {"path": settings.VAR_DIR})
         self.stdout.write("  " + _("Journal : %(path)s") % {"path": self.log})
