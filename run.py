@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Install and start the arbiter on this machine: ``python3 run.py`` (Windows: ``py run.py``).
 
-Creates ``.venv`` beside this file, installs the pinned requirements into it, then runs
+Creates ``.venv`` beside this file, installs the pinned requirements into it, builds the guides
+(served under /aide/), then runs
 ``manage.py serve`` there: database migrated, an arbiter account ready (its password printed once),
 and the address for the players' phones printed.  Any argument is passed to ``serve`` (``--port``).
 """
@@ -44,6 +45,8 @@ def main() -> int:
         ],
         check=True,
     )
+    # The guides, read offline under /aide/: built once per version of docs/ (a second when current).
+    subprocess.run([str(PYTHON), str(ROOT / "manage.py"), "build_guides"], cwd=ROOT, check=False)
     return _serve([str(PYTHON), str(ROOT / "manage.py"), "serve", *sys.argv[1:]])
 
 

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "simultaneous",
     "review",
     "training",
+    "guides",
 ]
 
 MIDDLEWARE = [
@@ -157,6 +158,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # The 'Aide' link of the arbiter's screens: the guide's page about this screen.
+                "guides.context.help_link",
             ]
         },
     }

@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("simultaneous.urls")),
     path("", include("review.urls")),
     path("", include("training.urls")),
+    path("", include("guides.urls")),
 ]

@@ -1,4 +1,4 @@
-"""The house's shape: no module over 600 lines, and every room on the map (the README's layout, the
+"""The house's shape: no module over 600 lines, and every room on the map (the developer guide's layout, the
 import contract's layers, the installed apps).  The contract itself runs in ./scripts/test
 (``lint-imports``)."""
 
@@ -26,12 +26,12 @@ def test_no_module_of_the_engine_or_the_application_is_over_600_lines():
     assert {path: lines for path, lines in sizes.items() if lines > MAX_LINES} == {}
 
 
-def test_every_package_is_a_layer_of_the_import_contract_and_on_the_readme_map():
+def test_every_package_is_a_layer_of_the_import_contract_and_on_the_map():
     contract = configparser.ConfigParser()
     contract.read(ROOT / ".importlinter", encoding="utf-8")
     layers = contract["importlinter:contract:rooms"]["layers"].split()
     assert sorted(layers) == PACKAGES
-    layout = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    layout = (ROOT / "docs" / "developer" / "layout.md").read_text(encoding="utf-8")
     assert [p for p in PACKAGES if f"\n{p}/" not in layout] == []
 
 
