@@ -75,7 +75,12 @@ class Layout:
 
     def processes(self) -> list[Process]:
         """In the order they start: the worker, the web processes, nginx last (it stops first)."""
-        gunicorn = [str(BIN / "gunicorn"), "arbiter.wsgi:application", "--config", str(GUNICORN_CONF)]
+        # No control socket: the room's and the strangers' gunicorn would share one path in the
+        # account's home; the service manager starts and stops them.
+        gunicorn = [
+            str(BIN / "gunicorn"), "arbiter.wsgi:application", "--config", str(GUNICORN_CONF),
+            "--no-control-socket",
+        ]  # fmt: skip
         concurrency = f"--concurrency={self.worker_concurrency}"
         return [
             Process(
