@@ -1,8 +1,9 @@
 """The package's contents, which pyproject.toml cannot say alone: every top-level folder with an
 ``__init__.py`` is a room of the application (a new room needs no line here), the tests and the scripts
 are not; each room carries every other file of its folders (templates, static files, the shipped word
-list, ...); the translations (``locale/``) and the reverse proxy's template (``deploy/``) travel inside
-``arbiter/`` as ``arbiter/locale`` and ``arbiter/deploy`` (``arbiter/settings.py`` finds them there).
+list, ...); the translations (``locale/``), the reverse proxy's template (``deploy/``) and the guides'
+Markdown (``docs/``) travel inside ``arbiter/`` as ``arbiter/locale``, ``arbiter/deploy`` and
+``arbiter/docs`` (``arbiter/settings.py`` and ``guides/build.py`` find them there).
 Everything else is in pyproject.toml; tests/site/test_package.py checks the wheel."""
 
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 from setuptools import find_packages, setup
 
 HERE = Path(__file__).resolve().parent
-CARRIED = {"arbiter.locale": "locale", "arbiter.deploy": "deploy"}
+CARRIED = {"arbiter.locale": "locale", "arbiter.deploy": "deploy", "arbiter.docs": "docs"}
 PACKAGES = find_packages(where=str(HERE), exclude=["tests", "tests.*", "scripts", "scripts.*"])
 
 

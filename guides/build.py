@@ -15,9 +15,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parents[1]
-CONFIG = ROOT / "mkdocs.yml"
-SOURCES = (ROOT / "docs", ROOT / "guides" / "theme", CONFIG)
+HERE = Path(__file__).resolve().parent
+CONFIG = HERE / "mkdocs.yml"
+#: The guides' Markdown: docs/ of a checkout, carried as arbiter/docs by an installed package.
+DOCS = Path(settings.SHARE_DIR) / "docs"
+SOURCES = (DOCS, HERE / "theme", CONFIG)
 STAMP = ".sources"
 _lock = threading.Lock()
 
@@ -32,7 +34,7 @@ def sources_key() -> str:
     for source in SOURCES:
         files = sorted(p for p in source.rglob("*") if p.is_file()) if source.is_dir() else [source]
         for path in files:
-            digest.update(str(path.relative_to(ROOT)).encode())
+            digest.update(str(path.relative_to(source.parent)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -45,7 +47,7 @@ def build(target: Path, *, strict: bool = False) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     draft = Path(tempfile.mkdtemp(prefix=".guides-", dir=target.parent))
     try:
-        config = load_config(str(CONFIG), site_dir=str(draft), strict=strict)
+        config = load_config(str(CONFIG), docs_dir=str(DOCS), site_dir=str(draft), strict=strict)
         mkdocs_build(config)
         (draft / STAMP).write_text(sources_key(), encoding="ascii")
         old = target.with_name(target.name + ".old")

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Folders with an __init__.py that are not the application's.
 NOT_SHIPPED = {"tests", "scripts"}
 #: Folders of the checkout carried inside arbiter/ (setup.py).
-CARRIED = {"locale": "arbiter/locale", "deploy": "arbiter/deploy"}
+CARRIED = {"locale": "arbiter/locale", "deploy": "arbiter/deploy", "docs": "arbiter/docs"}
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
@@ -85,6 +85,8 @@ def test_the_wheel_holds_every_room_with_every_file_and_the_translations(wheel):
         "tournaments/templates/registration/login.html",
         "tournaments/migrations/0001_initial.py",
         "server/root/favicon.ico",
+        "guides/mkdocs.yml",
+        "arbiter/docs/fr/laptop-dies.md",
     ):
         assert needed in names
     entry_points = zipfile.ZipFile(wheel).read(f"duplicate_arbiter-{VERSION}.dist-info/entry_points.txt")
@@ -157,6 +159,9 @@ def test_installed_elsewhere_it_starts_serves_both_languages_and_keeps_its_data_
         assert status == 200 and "Arbiter sign-in" in english and "Connexion de l'arbitre" not in english
         assert _get(f"http://127.0.0.1:{port}/static/tournaments/arbiter.css")[0] == 200
         assert _get(f"http://127.0.0.1:{port}/favicon.ico")[0] == 200
+        # The guides, built from the Markdown the package carries, read offline.
+        status, guide = _get(f"http://127.0.0.1:{port}/aide/fr/laptop-dies/")
+        assert status == 200 and "ordinateur" in guide
         # The strangers' process, started by the installed command (python -m arbiter strangers).
         assert _get(f"http://127.0.0.1:{port + 1}/entrainement/")[0] == 200
         os.killpg(process.pid, signal.SIGINT)
