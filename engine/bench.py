@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine.alphabet import BLANK, FRENCH, LetterSet
 from engine.board import Board
 from engine.draw import bag_left
 from engine.lexicon import DEFAULT_PATH, Lexicon
@@ -50,7 +51,7 @@ def _positions(folder: Path, lexicon: Lexicon) -> list[tuple[Position, int]]:
         board = Board()
         for number, (recorded, play) in enumerate(zip(game.record.rounds, game.plays), 1):
             tiles = recorded.rack.tiles
-            found.append((Position(board.copy(), tiles, lexicon, first_move=number == 1), tiles.count(27)))
+            found.append((Position(board.copy(), tiles, lexicon, first_move=number == 1), tiles.count(BLANK)))
             apply(board, play)
     return found
 
@@ -98,7 +99,8 @@ import json, sys, time
 from pathlib import Path
 t = time.perf_counter()
 from engine.lexicon import Lexicon
-lexicon = Lexicon.from_file(Path(sys.argv[1]), "bench")
+from engine.lettersets import SETS
+lexicon = Lexicon.from_file(Path(sys.argv[1]), "bench", letters=SETS[sys.argv[3]])
 load = time.perf_counter() - t
 t = time.perf_counter()
 lexicon.anagrams
@@ -111,14 +113,15 @@ print(json.dumps({"load": load, "index": index, "rss": mb("VmRSS"), "peak": mb("
 """
 
 
-def lexicon_figures(games: Path) -> dict:
-    data = DEFAULT_PATH.read_bytes()
+def lexicon_figures(games: Path, path: Path = DEFAULT_PATH, letters: LetterSet = FRENCH) -> dict:
+    """Build, load and memory figures of the word list ``path`` read for ``letters``."""
+    data = path.read_bytes()
     start = time.perf_counter()
-    Lexicon.from_bytes(data, "bench", use_cache=False)
+    Lexicon.from_bytes(data, "bench", use_cache=False, letters=letters)
     build = time.perf_counter() - start
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "ARBITER_CACHE_DIR": cache}
-        command = [sys.executable, "-c", _CHILD, str(DEFAULT_PATH), str(games)]
+        command = [sys.executable, "-c", _CHILD, str(path), str(games), letters.code]
         subprocess.run(command, env=env, check=True, capture_output=True)  # writes the cache
         out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     return {"build": build, **json.loads(out)}
@@ -140,7 +143,9 @@ def _print_best(positions, top_times: list[float]) -> None:
     )
 
 
-def run(games: Path, lexicon: Lexicon) -> None:
+def run(games: Path, lexicon: Lexicon, path: Path | None = None) -> None:
+    """The figures for the records of ``games`` with ``lexicon``, read from ``path`` (default: the
+    shipped French list)."""
     positions = _positions(games, lexicon)
     find_tops(positions[0][0])  # the anagram index is built on first use; timed below
     print(
@@ -164,7 +169,7 @@ def run(games: Path, lexicon: Lexicon) -> None:
         f"worst x{worst / ELIOT[2]:.2f}"
     )
     _print_best(positions, times)
-    figures = lexicon_figures(games)
+    figures = lexicon_figures(games, path or DEFAULT_PATH, lexicon.letters)
     print(
         f"Lexicon {lexicon.name} ({lexicon.word_count} words, {lexicon.dawg.node_count} nodes, "
         f"{lexicon.dawg.edge_count} edges):"

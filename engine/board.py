@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.alphabet import char
+from engine.alphabet import FRENCH, LetterSet, char
 
 SIZE = 15
 CELLS = SIZE * SIZE
@@ -82,8 +82,9 @@ class Board:
         return f"Board(\n{board_text(self)})"
 
 
-def board_text(board: Board) -> str:
-    """Fifteen lines, row letter then cells: ``.`` empty, letters, blanks in lower case.
+def board_text(board: Board, letters: LetterSet = FRENCH) -> str:
+    """Fifteen lines, row letter then cells: ``.`` empty, letters, blanks in lower case (a tile of
+    several characters in brackets).
 
     Here rather than in ``notation`` (which re-exports it, next to ``parse_board``)
     so that ``Board.__repr__`` needs no import of a module that imports this one.
@@ -91,5 +92,10 @@ def board_text(board: Board) -> str:
     lines = ["   " + "".join(f"{c % 10}" for c in range(1, SIZE + 1))]
     for r in range(SIZE):
         row = board.cells[r * SIZE : (r + 1) * SIZE]
-        lines.append(f"{chr(65 + r)}  " + "".join(char(t) if t else "." for t in row))
+        lines.append(f"{chr(65 + r)}  " + "".join(_cell(t, letters) if t else "." for t in row))
     return "\n".join(lines)
+
+
+def _cell(tile: int, letters: LetterSet) -> str:
+    text = char(tile, letters)
+    return f"[{text}]" if len(text) > 1 else text

@@ -1,4 +1,9 @@
-"""``python -m engine``: replay records, play a game, grade a slip, list the best moves, run the benchmark."""
+"""``python -m engine``: replay records, play a game, grade a slip, list the best moves, run the benchmark.
+
+A record names its letter set (``duplicate-game/2``; ``/1`` is French); ``--letters`` names it where
+no record does (``play``, ``bench``).  ``--lexicon FILE`` is read for that set: its words are cut into
+tiles by the set's spelling rule, and the lines it cannot spell are counted on standard error.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,14 @@ import time
 from pathlib import Path
 
 from engine import bench, record
+from engine.alphabet import FRENCH, LetterSet
 from engine.board import Board
 from engine.choice import choose
 from engine.draw import Bag, bag_left, draw_rack, remaining_after
 from engine.grading import Mode, grade_text
-from engine.lexicon import Lexicon
+from engine.lettersets import SETS
+from engine.lexicon import Lexicon, LexiconError
+from engine.messages import Message, register
 from engine.movegen import Position, Tops, find_best, find_tops
 from engine.notation import RackText, parse_rack
 from engine.scoring import apply
@@ -23,6 +31,9 @@ from engine.scoring import apply
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     parser.add_argument("--lexicon", type=Path, help="a word list file (default: the shipped fr-wfrench)")
+    parser.add_argument(
+        "--letters", choices=sorted(SETS), help="the letter set where no record names it (default: fr)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     replay = commands.add_parser("replay", help="search every round's top of game records")
@@ -51,63 +62,118 @@ def main(argv: list[str] | None = None) -> int:
     ).add_argument("--games", type=Path, default=bench.DEFAULT_GAMES, help="folder of game records")
 
     args = parser.parse_args(argv)
-    lexicon = Lexicon.from_file(args.lexicon) if args.lexicon else Lexicon.default()
+    lexicons = Lexicons(args.lexicon, SETS[args.letters] if args.letters else FRENCH)
     handlers = {"replay": _replay, "play": _play, "grade": _grade, "best": _best, "bench": _bench}
     handler = handlers[args.command]
     try:
-        return handler(args, lexicon)
+        return handler(args, lexicons)
+    except CliError as error:
+        print(error.message, file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # Output piped into `head` and the like: stop quietly.
         sys.stderr.close()
         return 0
 
 
-def _load_replayed(path: Path, lexicon: Lexicon) -> record.ReplayedGame:
-    return record.check(record.parse(path.read_bytes()), lexicon)
+class CliError(Exception):
+    def __init__(self, message: Message):
+        self.message = message
+        super().__init__(message.text("en"))
 
 
-def _replay(args, lexicon: Lexicon) -> int:
+class Lexicons:
+    """The word list read once per letter set asked for: records of several sets replay in one run."""
+
+    def __init__(self, path: Path | None, letters: LetterSet):
+        self.path, self.letters = path, letters
+        self.read: dict[LetterSet, Lexicon] = {}
+
+    def get(self, letters: LetterSet | None = None) -> Lexicon:
+        letters = letters or self.letters
+        found = self.read.get(letters)
+        if found is None:
+            found = self.read[letters] = self._load(letters)
+        return found
+
+    def _load(self, letters: LetterSet) -> Lexicon:
+        if self.path is None:
+            if letters is not FRENCH:
+                raise CliError(Message("cli_no_list", {"letters": letters.code}))
+            return Lexicon.default()
+        try:
+            lexicon = Lexicon.from_file(self.path, letters=letters)
+        except (OSError, LexiconError) as error:
+            why = str(getattr(error, "message", error))
+            raise CliError(Message("cli_list", {"path": str(self.path), "why": why})) from None
+        if lexicon.unspellable:
+            params = {
+                "path": str(self.path),
+                "count": lexicon.unspellable,
+                "letters": letters.code,
+                "words": lexicon.word_count,
+                "examples": ", ".join(lexicon.unspellable_examples) or "-",
+            }
+            print(Message("cli_unspellable", params), file=sys.stderr)
+        return lexicon
+
+
+def _load_replayed(path: Path, lexicons: Lexicons) -> record.ReplayedGame:
+    parsed = record.parse(path.read_bytes())
+    return record.check(parsed, lexicons.get(parsed.letters))
+
+
+def _replay(args, lexicons: Lexicons) -> int:
+    """Every round's top searched again: its score and its number of tied placements (when the record
+    counts them) must be the record's."""
     differs = False
-    _ = lexicon.anagrams  # built once per process; not part of any round's time
     for path in args.files:
         try:
-            game = _load_replayed(path, lexicon)
+            game = _load_replayed(path, lexicons)
         except (OSError, record.RecordError) as error:
             print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
             return 2
         for warning in game.warnings:
             print(f"{path}: {warning}", file=sys.stderr)
+        lexicon = lexicons.get(game.record.letters)
+        _ = lexicon.anagrams  # built once per process; not part of any round's time
         board = Board()
         for number, (recorded, play) in enumerate(zip(game.record.rounds, game.plays), 1):
             position = Position(board.copy(), recorded.rack.tiles, lexicon, first_move=number == 1)
             start = time.perf_counter()
             tops = find_tops(position)
             ms = (time.perf_counter() - start) * 1000
-            differs |= tops.score != recorded.score
+            tied = len(tops.plays)
+            wrong = tops.score != recorded.score or recorded.tied not in (None, tied)
+            differs |= wrong
             row = {
                 "file": str(path),
                 "round": number,
                 "top": tops.score,
                 "expected": recorded.score,
-                "tied": len(tops.plays),
+                "tied": tied,
+                "expected_tied": recorded.tied,
                 "ms": round(ms, 3),
             }
             if args.json:
                 print(json.dumps(row))
             else:
-                mark = "" if tops.score == recorded.score else "  <-- differs"
+                mark = "  <-- differs" if wrong else ""
+                expected_tied = "" if recorded.tied is None else f" (expected {recorded.tied})"
                 print(
                     f"{path.name} round {number:2}: top {tops.score:3} expected {recorded.score:3} "
-                    f"tied {len(tops.plays)} {ms:7.2f} ms{mark}"
+                    f"tied {tied}{expected_tied} {ms:7.2f} ms{mark}"
                 )
             apply(board, play)
     return 1 if differs else 0
 
 
 def play_game(seed: int, lexicon: Lexicon) -> record.GameRecord:
-    """A whole duplicate game by the rules: draw (§3.1), top, choice (§3.3.5), end (§3.2)."""
+    """A whole duplicate game by the rules, in the lexicon's letter set: draw (§3.1), top, choice
+    (§3.3.5), end (§3.2)."""
+    letters = lexicon.letters
     rng = random.Random(seed)
-    bag = Bag.full()
+    bag = Bag.full(letters)
     board = Board()
     reliquat: tuple[int, ...] = ()
     racks, plays, tied = [], [], []
@@ -126,16 +192,16 @@ def play_game(seed: int, lexicon: Lexicon) -> record.GameRecord:
         tops = searched.get(draw.tiles) or find_tops(Position(board.copy(), draw.tiles, lexicon, number == 1))
         top = choose(tops.plays, draw.tiles, bag.tiles())
         apply(board, top)
-        racks.append(parse_rack(draw.rack_text))
+        racks.append(parse_rack(draw.rack_text, letters))
         plays.append(top)
         tied.append(len(tops.plays))
-        reliquat = remaining_after(draw.tiles, top.rack_used)
+        reliquat = remaining_after(draw.tiles, top.rack_used, letters)
         number += 1
-    return record.from_plays(lexicon.name, racks, plays, tied=tied, seed=seed)
+    return record.from_plays(lexicon.name, racks, plays, tied=tied, seed=seed, letters=letters)
 
 
-def _play(args, lexicon: Lexicon) -> int:
-    text = record.dumps(play_game(args.seed, lexicon))
+def _play(args, lexicons: Lexicons) -> int:
+    text = record.dumps(play_game(args.seed, lexicons.get()))
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     else:
@@ -143,25 +209,29 @@ def _play(args, lexicon: Lexicon) -> int:
     return 0
 
 
-def _record_round(path: Path, number: int, lexicon: Lexicon) -> tuple[RackText, Board] | None:
-    """Round ``number`` (1-based) of a record: its rack and the board holding the earlier tops; None
-    once the reason it cannot be read is printed."""
+def _record_round(path: Path, number: int, lexicons: Lexicons) -> tuple[RackText, Board, Lexicon] | None:
+    """Round ``number`` (1-based) of a record: its rack, the board holding the earlier tops and the
+    lexicon of its letter set; None once the reason it cannot be read is printed."""
     try:
-        game = _load_replayed(path, lexicon)
+        game = _load_replayed(path, lexicons)
     except (OSError, record.RecordError) as error:
         print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
         return None
     if not 1 <= number <= len(game.record.rounds):
         print(f"round {number}: the record has rounds 1 to {len(game.record.rounds)}", file=sys.stderr)
         return None
-    return game.record.rounds[number - 1].rack, game.board_after(number - 1)
+    return (
+        game.record.rounds[number - 1].rack,
+        game.board_after(number - 1),
+        lexicons.get(game.record.letters),
+    )
 
 
-def _grade(args, lexicon: Lexicon) -> int:
-    found = _record_round(args.record, args.round, lexicon)
+def _grade(args, lexicons: Lexicons) -> int:
+    found = _record_round(args.record, args.round, lexicons)
     if found is None:
         return 2
-    rack, board = found
+    rack, board, lexicon = found
     position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
     mode = Mode.COMPUTED if args.computed else Mode.FISF
     result = grade_text(position, args.slip, mode)
@@ -186,14 +256,14 @@ def _count(text: str) -> int:
     return n
 
 
-def _best(args, lexicon: Lexicon) -> int:
+def _best(args, lexicons: Lexicons) -> int:
     """The best placements of a round, on the board holding the earlier tops (issue 16)."""
-    found = _record_round(args.record, args.round, lexicon)
+    found = _record_round(args.record, args.round, lexicons)
     if found is None:
         return 2
-    rack, board = found
+    rack, board, lexicon = found
     position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
-    bag = bag_left(filter(None, board.cells), rack.tiles)
+    bag = bag_left(filter(None, board.cells), rack.tiles, lexicon.letters)
     _ = lexicon.anagrams  # built once per process; not part of the list's time
     start = time.perf_counter()
     plays = find_best(position, args.n, bag)
@@ -208,6 +278,27 @@ def _best(args, lexicon: Lexicon) -> int:
     return 0
 
 
-def _bench(args, lexicon: Lexicon) -> int:
-    bench.run(args.games, lexicon)
+def _bench(args, lexicons: Lexicons) -> int:
+    bench.run(args.games, lexicons.get(), args.lexicon)
     return 0
+
+
+register(
+    {
+        "cli_no_list": {
+            "fr": "Aucune liste de mots livrée pour le jeu « {letters} » : donnez-en une avec "
+            "--lexicon FICHIER.",
+            "en": "No word list is shipped for the '{letters}' set: give one with --lexicon FILE.",
+        },
+        "cli_list": {
+            "fr": "{path} : {why}",
+            "en": "{path}: {why}",
+        },
+        "cli_unspellable": {
+            "fr": "{path} : {count} ligne(s) sans mot que le jeu « {letters} » sait écrire, laissées de côté "
+            "({words} mots gardés ; par exemple {examples}).",
+            "en": "{path}: {count} line(s) hold no word the '{letters}' set can spell, left out "
+            "({words} words kept; for example {examples}).",
+        },
+    }
+)

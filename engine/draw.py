@@ -1,6 +1,7 @@
 """The bag, rack drawing and the end of the game (rules §3.1, §3.2).
 
-Tiles are rack codes (``alphabet``): 1..26 and ``BLANK``.  Every random choice
+Tiles are rack codes (``alphabet``) of a letter set (French unless ``letters`` says another)
+and ``BLANK``.  Every random choice
 goes through the ``random.Random`` the caller passes and the bag is kept
 sorted, so one seed and one sequence of calls always give the same racks.
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine.alphabet import BLANK, CONSONANTS, COUNTS, FLEXIBLE, RACK_SIZE, VOWELS, char, is_blank
+from engine.alphabet import BLANK, FRENCH, LETTER_MASK, RACK_SIZE, LetterSet, is_blank
 from engine.messages import Message, register
 from engine.notation import RackText
 
@@ -69,12 +70,9 @@ class Rejection(Enum):
         return Message(f"rejection_{self.value}")
 
 
-def rejection_for(tiles: Iterable[int], minimum: int) -> Rejection | None:
+def rejection_for(tiles: Iterable[int], minimum: int, letters: LetterSet = FRENCH) -> Rejection | None:
     """What a rack lacks for the minimum ``minimum`` of §3.1.3 (None: it meets it)."""
-    tiles = tuple(tiles)
-    v = sum(t in VOWELS for t in tiles)
-    c = sum(t in CONSONANTS for t in tiles)
-    f = sum(t in FLEXIBLE for t in tiles)
+    v, c, f = _roles(tiles, letters)
     if _meets(v, c, f, minimum):
         return None
     if v + f >= minimum:
@@ -96,8 +94,18 @@ def _missing(wanted: Iterable[int], available: Iterable[int]) -> tuple[int, ...]
     return tuple(sorted((Counter(wanted) - Counter(available)).elements()))
 
 
-def _names(tiles: Iterable[int]) -> str:
-    return ", ".join(char(t) for t in tiles)
+def _names(tiles: Iterable[int], letters: LetterSet = FRENCH) -> str:
+    return ", ".join(letters.name(t) for t in tiles)
+
+
+def _roles(tiles: Iterable[int], letters: LetterSet) -> tuple[int, int, int]:
+    """How many vowels, consonants and tiles that may be either (§3.1.3) ``tiles`` hold."""
+    tiles = tuple(tiles)
+    vowels, consonants, flexible = letters.vowels, letters.consonants, letters.flexible
+    v = sum(t in vowels for t in tiles)
+    c = sum(t in consonants for t in tiles)
+    f = sum(t in flexible for t in tiles)
+    return v, c, f
 
 
 def _announced(tiles: Iterable[int]) -> tuple[int, ...]:
@@ -108,21 +116,22 @@ def _announced(tiles: Iterable[int]) -> tuple[int, ...]:
 class Bag:
     """The tiles not yet drawn."""
 
-    def __init__(self, tiles: Iterable[int] = ()):
+    def __init__(self, tiles: Iterable[int] = (), letters: LetterSet = FRENCH):
         self._tiles = sorted(tiles)
-        if self._tiles and (self._tiles[0] < 1 or self._tiles[-1] > BLANK):
+        self.letters = letters
+        if self._tiles and (self._tiles[0] < 1 or self._tiles[-1] > LETTER_MASK):
             raise ValueError(f"not a rack code: {self._tiles}")
 
     @classmethod
-    def full(cls) -> Bag:
-        """The 102 tiles of the French set (§1.1)."""
-        return cls(code for code, count in enumerate(COUNTS) for _ in range(count))
+    def full(cls, letters: LetterSet = FRENCH) -> Bag:
+        """Every tile of the set: the 102 of the French set (§1.1), 100 in the others."""
+        return cls((code for code, count in enumerate(letters.counts) for _ in range(count)), letters)
 
     def __len__(self) -> int:
         return len(self._tiles)
 
     def __repr__(self) -> str:
-        return f"Bag({''.join(char(t) for t in self._tiles)!r})"
+        return f"Bag({''.join(self.letters.name(t) for t in self._tiles)!r})"
 
     def tiles(self) -> tuple[int, ...]:
         return tuple(self._tiles)
@@ -141,28 +150,24 @@ class Bag:
         tiles = tuple(tiles)
         missing = _missing(tiles, self._tiles)
         if missing:
-            raise DrawError("draw_not_in_bag", tiles=_names(missing))
+            raise DrawError("draw_not_in_bag", tiles=_names(missing, self.letters))
         for t in tiles:
             self._tiles.remove(t)
 
     def copy(self) -> Bag:
-        return Bag(self._tiles)
+        return Bag(self._tiles, self.letters)
 
 
 def _meets(v: int, c: int, f: int, m: int) -> bool:
     return v + f >= m and c + f >= m and v + c + f >= 2 * m
 
 
-def meets_minimum(tiles: Iterable[int], m: int) -> bool:
+def meets_minimum(tiles: Iterable[int], m: int, letters: LetterSet = FRENCH) -> bool:
     """§3.1.3: at least ``m`` vowels and ``m`` consonants, each Y or blank filling either role."""
-    tiles = tuple(tiles)
-    v = sum(t in VOWELS for t in tiles)
-    c = sum(t in CONSONANTS for t in tiles)
-    f = sum(t in FLEXIBLE for t in tiles)
-    return _meets(v, c, f, m)
+    return _meets(*_roles(tiles, letters), m)
 
 
-def required_minimum(round_number: int, unplayed_tiles: Iterable[int]) -> int:
+def required_minimum(round_number: int, unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH) -> int:
     """§3.1.3: 2+2 up to round 15 while the unplayed tiles can give it, else 1+1.
 
     Any rack of 7 can hold the 4 tiles that give 2+2, so the unplayed tiles can
@@ -170,10 +175,10 @@ def required_minimum(round_number: int, unplayed_tiles: Iterable[int]) -> int:
     """
     if round_number > LAST_TWO_PLUS_TWO_ROUND:
         return 1
-    return 2 if meets_minimum(unplayed_tiles, 2) else 1
+    return 2 if meets_minimum(unplayed_tiles, 2, letters) else 1
 
 
-def game_over(unplayed_tiles: Iterable[int]) -> EndReason | None:
+def game_over(unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH) -> EndReason | None:
     """The tile conditions of §3.2 on the unplayed tiles (bag + reliquat)."""
     tiles = tuple(unplayed_tiles)
     if not tiles:
@@ -183,7 +188,7 @@ def game_over(unplayed_tiles: Iterable[int]) -> EndReason | None:
     # All vowels or all consonants once Y and blanks are set aside, unless one of
     # them is among these 2 or more tiles: for 2 tiles or more that is exactly
     # failing the 1+1 formula.
-    if not meets_minimum(tiles, 1):
+    if not meets_minimum(tiles, 1, letters):
         return EndReason.NO_VOWEL_OR_NO_CONSONANT
     return None
 
@@ -204,6 +209,7 @@ class Draw:
     #: Racks put back because no move existed with them (§3.1.5).
     no_move_redraws: int = 0
     end: EndReason | None = None
+    letters: LetterSet = FRENCH
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -212,7 +218,7 @@ class Draw:
     @property
     def rack_text(self) -> str:
         """The record's notation: ``AEI+BLRN``, ``-BBNOORS``, ``VDFIR?A``."""
-        return str(RackText(self.reliquat, self.new, self.rejected))
+        return str(RackText(self.reliquat, self.new, self.rejected, self.letters))
 
 
 def _group_ways(counts: Counter, group: Iterable[int], size: int) -> list[int]:
@@ -224,11 +230,12 @@ def _group_ways(counts: Counter, group: Iterable[int], size: int) -> list[int]:
     return ways
 
 
-def _count_racks(unplayed: tuple[int, ...], minimum: int) -> int:
+def _count_racks(unplayed: tuple[int, ...], minimum: int, letters: LetterSet) -> int:
     """How many different racks (as multisets) the unplayed tiles allow at this minimum."""
     size = min(RACK_SIZE, len(unplayed))
     counts = Counter(unplayed)
-    v_ways, c_ways, f_ways = (_group_ways(counts, g, size) for g in (VOWELS, CONSONANTS, FLEXIBLE))
+    groups = (letters.vowels, letters.consonants, letters.flexible)
+    v_ways, c_ways, f_ways = (_group_ways(counts, g, size) for g in groups)
     return sum(
         v_ways[v] * c_ways[c] * f_ways[size - v - c]
         for v in range(size + 1)
@@ -248,10 +255,12 @@ class _Search:
         round_number: int,
         has_move: HasMove | None,
         exhausted: EndReason,
+        letters: LetterSet,
     ):
         self.bag, self.rng, self.has_move, self.exhausted = bag, rng, has_move, exhausted
-        self.minimum = required_minimum(round_number, unplayed)
-        self.racks_left = _count_racks(unplayed, self.minimum)
+        self.letters = letters
+        self.minimum = required_minimum(round_number, unplayed, letters)
+        self.racks_left = _count_racks(unplayed, self.minimum, letters)
         self.excluded: set[tuple[int, ...]] = set()
         self.rejections: list[tuple[int, ...]] = []
         self.reasons: list[Rejection] = []
@@ -262,7 +271,7 @@ class _Search:
     def exclude(self, tiles: Iterable[int]) -> None:
         """Rule a rack out; once every rack the tiles allow is ruled out, no draw can help."""
         key = _announced(tiles)
-        if key not in self.excluded and meets_minimum(key, self.minimum):
+        if key not in self.excluded and meets_minimum(key, self.minimum, self.letters):
             self.racks_left -= 1
         self.excluded.add(key)
         if self.racks_left <= 0:
@@ -278,9 +287,14 @@ class _Search:
                 rejection_reasons=self.reasons,
                 no_move_redraws=self.no_move,
                 end=self.end,
+                letters=self.letters,
             )
         return Draw(
-            *rack, rejections=self.rejections, rejection_reasons=self.reasons, no_move_redraws=self.no_move
+            *rack,
+            rejections=self.rejections,
+            rejection_reasons=self.reasons,
+            no_move_redraws=self.no_move,
+            letters=self.letters,
         )
 
     def _search(self, reliquat, rejected):
@@ -295,7 +309,7 @@ class _Search:
 
     def _stands(self, tiles: tuple[int, ...]) -> bool:
         self.draws += 1
-        reason = rejection_for(tiles, self.minimum)
+        reason = rejection_for(tiles, self.minimum, self.letters)
         if reason is not None:  # §3.1.4
             self.rejections.append(tiles)
             self.reasons.append(reason)
@@ -323,15 +337,16 @@ def draw_rack(
     rng: random.Random,
     has_move: HasMove | None = None,
 ) -> Draw:
-    """Complete the rack to 7 (§3.1.1–§3.1.5), or say why the game ends (§3.2)."""
+    """Complete the rack to 7 (§3.1.1–§3.1.5), or say why the game ends (§3.2); the bag's set
+    says which tiles are vowels."""
     held = _announced(reliquat)
     if len(held) > RACK_SIZE:
         raise ValueError(f"a reliquat of {len(held)} tiles")
     unplayed = bag.tiles() + held
-    end = game_over(unplayed)
+    end = game_over(unplayed, bag.letters)
     if end:
-        return Draw(held, end=end)
-    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.NO_MOVE_POSSIBLE)
+        return Draw(held, end=end, letters=bag.letters)
+    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.NO_MOVE_POSSIBLE, bag.letters)
     return search.run(held, held, rejected=False)
 
 
@@ -345,10 +360,10 @@ def cancel_round(
     """§3.1.6: every tile of the cancelled rack goes back and a different rack is drawn."""
     held = _announced(rack_tiles)
     unplayed = bag.tiles() + held
-    end = game_over(unplayed)
+    end = game_over(unplayed, bag.letters)
     if end:
-        return Draw(held, end=end)
-    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.CANCEL_IMPOSSIBLE)
+        return Draw(held, end=end, letters=bag.letters)
+    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.CANCEL_IMPOSSIBLE, bag.letters)
     search.exclude(held)
     bag.put_back(held)
     return search.run(held, (), rejected=True)
@@ -362,18 +377,19 @@ def check_typed_rack(
 ) -> list[Message]:
     """What is wrong with a rack the arbiter typed (nothing: an empty list).
 
-    ``bag`` is the bag before the new tiles leave it; with ``round_number`` the
-    minimum of §3.1.3 is checked too.
+    ``bag`` is the bag before the new tiles leave it (its set says which tiles are vowels); with
+    ``round_number`` the minimum of §3.1.3 is checked too.
     """
     reliquat, new = tuple(reliquat), tuple(new_tiles)
+    letters = bag.letters
     problems = []
     missing = _missing(new, bag.tiles())
     if missing:
-        problems.append(Message("draw_not_in_bag", {"tiles": _names(missing)}))
+        problems.append(Message("draw_not_in_bag", {"tiles": _names(missing, letters)}))
     problems.extend(_size_problems(len(reliquat) + len(new), len(reliquat) + len(bag)))
     if round_number is not None:
-        minimum = required_minimum(round_number, bag.tiles() + reliquat)
-        if not meets_minimum(reliquat + new, minimum):
+        minimum = required_minimum(round_number, bag.tiles() + reliquat, letters)
+        if not meets_minimum(reliquat + new, minimum, letters):
             problems.append(Message("draw_below_minimum", {"minimum": minimum}))
     return problems
 
@@ -387,13 +403,17 @@ def _size_problems(size: int, available: int) -> list[Message]:
     return []
 
 
-def bag_left(board_tiles: Iterable[int], rack_tiles: Iterable[int]) -> tuple[int, ...]:
+def bag_left(
+    board_tiles: Iterable[int], rack_tiles: Iterable[int], letters: LetterSet = FRENCH
+) -> tuple[int, ...]:
     """The bag once a rack is drawn: every tile of the set (§1.1) is on the board, in the rack or
     in the bag.  ``board_tiles``: the tiles on the board, a blank as played."""
-    return remaining_after(Bag.full().tiles(), (*board_tiles, *rack_tiles))
+    return remaining_after(Bag.full(letters).tiles(), (*board_tiles, *rack_tiles), letters)
 
 
-def remaining_after(rack_tiles: Iterable[int], used_tiles: Iterable[int]) -> tuple[int, ...]:
+def remaining_after(
+    rack_tiles: Iterable[int], used_tiles: Iterable[int], letters: LetterSet = FRENCH
+) -> tuple[int, ...]:
     """The reliquat (§3.1.2): the rack minus the tiles the top used, in announcement order.
 
     ``used_tiles`` may be board tiles: a blank played as any letter is a ``BLANK`` of the rack.
@@ -402,7 +422,7 @@ def remaining_after(rack_tiles: Iterable[int], used_tiles: Iterable[int]) -> tup
     used = [BLANK if t == BLANK or is_blank(t) else t for t in used_tiles]
     missing = _missing(used, rack)
     if missing:
-        raise DrawError("draw_not_in_rack", tiles=_names(missing))
+        raise DrawError("draw_not_in_rack", tiles=_names(missing, letters))
     return _announced((Counter(rack) - Counter(used)).elements())
 
 

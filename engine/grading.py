@@ -62,8 +62,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import alphabet
-from engine.alphabet import BLANK, is_blank
+from engine.alphabet import BLANK, LetterSet, is_blank
 from engine.board import CENTER, SIZE
 from engine.messages import Message, register
 from engine.movegen import Position, find_tops
@@ -153,7 +152,7 @@ def grade(
         return _zero(ZeroReason.LATE, "grade_zero_late")
     letters = slip.word.letters
     if letters not in position.lexicon:
-        return _zero(ZeroReason.WORD, "grade_zero_word", word=alphabet.codes_word(letters))
+        return _zero(ZeroReason.WORD, "grade_zero_word", word=position.lexicon.letters.word(letters))
     rack = tuple(position.rack)
     first = position.is_first_move
 
@@ -174,7 +173,7 @@ def grade_text(
     if late:
         return _zero(ZeroReason.LATE, "grade_zero_late")
     try:
-        slip = parse_slip(text)
+        slip = parse_slip(text, position.lexicon.letters)
     except NotationError as error:
         return _unreadable(text, error)
     return grade(position, slip, mode, top=top)
@@ -325,7 +324,7 @@ def _unplaced(position: Position, slip: SlipText, mode: Mode, placements: list[P
 
 def _no_solution(slip: SlipText, detail: Message | None) -> Grade:
     """FISF: neither the reference nor the claimed score points to a place of the word (§3.4)."""
-    word = alphabet.codes_word(slip.word.letters)
+    word = slip.word.letter_set.word(slip.word.letters)
     message = _msg("grade_zero_no_solution", slip=_slip_text(slip), word=word)
     return Grade(0, Sanction.ZERO, ZeroReason.PLACE, message, detail=detail)
 
@@ -338,15 +337,16 @@ def _fault_at(position: Position, letters: Sequence[int], ref: Ref) -> _Fault:
     if cross:
         return _Fault(ZeroReason.CROSSWORD, _msg("grade_zero_crossword", **cross[0].message.params))
     if not any(p.reason in _NO_SQUARES for p in problems):
-        missing = _missing_letters(_new_letters(position, letters, ref), position.rack)
+        missing = _missing_letters(
+            _new_letters(position, letters, ref), position.rack, position.lexicon.letters
+        )
         if missing:
             return _Fault(ZeroReason.RACK, _msg("grade_zero_rack", letters=missing))
     geometry = [p for p in problems if p.reason in _GEOMETRY]
-    return _place_fault(letters, ref, geometry[0] if geometry else None)
+    return _place_fault(position.lexicon.letters.word(letters), ref, geometry[0] if geometry else None)
 
 
-def _place_fault(letters: Sequence[int], ref: Ref, problem: Problem | None) -> _Fault:
-    word = alphabet.codes_word(letters)
+def _place_fault(word: str, ref: Ref, problem: Problem | None) -> _Fault:
     detail = problem.message if problem is not None else None
     return _Fault(ZeroReason.PLACE, _msg("grade_zero_place", word=word, ref=str(ref)), detail)
 
@@ -361,7 +361,7 @@ def _nowhere(position: Position, letters: Sequence[int]) -> Grade:
         faults.append(_fault_at(position, letters, ref))
     if faults:
         return min(faults, key=lambda f: f.rank).grade()
-    return _zero(ZeroReason.PLACE, "grade_zero_nowhere", word=alphabet.codes_word(letters))
+    return _zero(ZeroReason.PLACE, "grade_zero_nowhere", word=position.lexicon.letters.word(letters))
 
 
 def _refs(first_move: bool, length: int) -> Iterable[Ref]:
@@ -383,12 +383,12 @@ def _new_letters(position: Position, letters: Sequence[int], ref: Ref) -> list[i
     return [c for i, c in enumerate(letters) if not cells[ref.square + i * step]]
 
 
-def _missing_letters(new_letters: Iterable[int], rack: Sequence[int]) -> str:
+def _missing_letters(new_letters: Iterable[int], rack: Sequence[int], letters: LetterSet) -> str:
     """The letters the rack lacks when blanks cannot stand in for them all ("" if none)."""
     need = Counter(new_letters) - Counter(t for t in rack if t != BLANK)
     if need.total() <= list(rack).count(BLANK):
         return ""
-    return ", ".join(alphabet.char(c) for c in sorted(need.elements()))
+    return ", ".join(letters.name(c) for c in sorted(need.elements()))
 
 
 def _unreadable(text: object, error: NotationError) -> Grade:

@@ -10,11 +10,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine import alphabet
-from engine.alphabet import BLANK_FLAG, RACK_SIZE
+from engine import alphabet, tiletext
+from engine.alphabet import BLANK_FLAG, FRENCH, RACK_SIZE, LetterSet
 from engine.board import CELLS, EMPTY, SIZE, Board
 from engine.board import board_text as board_text  # re-exported: boards read and written here
 from engine.messages import Message
+from engine.tiletext import TileTextError
 
 MAX_INPUT = 200
 
@@ -25,6 +26,10 @@ class NotationError(ValueError):
     def __init__(self, code: str, **params):
         self.message = Message(code, params)
         super().__init__(self.message.text("en"))
+
+    @classmethod
+    def of(cls, error: TileTextError) -> NotationError:
+        return cls(error.message.code, **error.message.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,23 +96,26 @@ class RackText:
     reliquat: tuple[int, ...]
     new: tuple[int, ...]
     rejected: bool = False
+    #: The set the tiles belong to: a tile of several characters is written in brackets.
+    letter_set: LetterSet = FRENCH
 
     @property
     def tiles(self) -> tuple[int, ...]:
         return self.reliquat + self.new
 
     def __str__(self) -> str:
-        new = "".join(alphabet.char(c) for c in self.new)
+        new = rack_text(self.new, self.letter_set)
         if self.reliquat:
-            return "".join(alphabet.char(c) for c in self.reliquat) + "+" + new
+            return rack_text(self.reliquat, self.letter_set) + "+" + new
         return ("-" if self.rejected else "") + new
 
 
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
-def parse_rack(text: str) -> RackText:
-    """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles, ``?`` for a blank."""
+def parse_rack(text: str, letters: LetterSet = FRENCH) -> RackText:
+    """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles, ``?`` for a blank; in another
+    set, a tile of several characters in brackets (``-[CH]?CORÑO``)."""
     raw = _squash(text)
     rejected = raw.startswith("-")
     if rejected:
@@ -121,6 +129,12 @@ def parse_rack(text: str) -> RackText:
         kept, new = "", kept
     codes = []
     for part in (kept, new):
+        if letters is not FRENCH:
+            try:
+                codes.append(tiletext.rack_codes(part, letters))
+            except TileTextError as e:
+                raise NotationError.of(e) from None
+            continue
         seq = []
         for ch in part:
             # Test the typed character itself: ``"ß".upper()`` is ``"SS"``, two letters.
@@ -131,12 +145,12 @@ def parse_rack(text: str) -> RackText:
         codes.append(tuple(seq))
     if len(codes[0]) + len(codes[1]) > RACK_SIZE:
         raise NotationError("rack_size", size=len(codes[0]) + len(codes[1]))
-    return RackText(codes[0], codes[1], rejected)
+    return RackText(codes[0], codes[1], rejected, letters)
 
 
-def rack_tiles(text: str) -> tuple[int, ...]:
+def rack_tiles(text: str, letters: LetterSet = FRENCH) -> tuple[int, ...]:
     """Just the tiles of a rack text, marks ignored."""
-    return parse_rack(text).tiles
+    return parse_rack(text, letters).tiles
 
 
 def _fold(ch: str) -> str:
@@ -154,19 +168,23 @@ class TypedWord:
 
     letters: tuple[int, ...]
     lower: tuple[bool, ...]
+    letter_set: LetterSet = FRENCH
 
     def __str__(self) -> str:
-        return "".join(
-            alphabet.char(c | BLANK_FLAG) if low else alphabet.char(c)
-            for c, low in zip(self.letters, self.lower)
+        return format_word(
+            (c | BLANK_FLAG if low else c for c, low in zip(self.letters, self.lower)), self.letter_set
         )
 
 
-def parse_word(text: str) -> TypedWord:
-    """A word of 2 to 15 letters; lower case marks a blank, accents are dropped (``é`` is E)."""
+def parse_word(text: str, letters: LetterSet = FRENCH) -> TypedWord:
+    """A word of 2 to 15 tiles; lower case marks a blank, accents are dropped (``é`` is E) except
+    where the set keeps them (``Ñ``); in another set, a tile of several characters in brackets or
+    cut by the set's spelling rule (``COCHE`` is C O CH E)."""
     raw = _squash(text)
     if not raw:
         raise NotationError("word_empty")
+    if letters is not FRENCH:
+        return _parse_set_word(raw, letters)
     letters, lower = [], []
     for ch in raw:
         for f in _fold(ch):
@@ -183,9 +201,21 @@ def parse_word(text: str) -> TypedWord:
     return TypedWord(tuple(letters), tuple(lower))
 
 
-def format_word(tiles) -> str:
-    """Board tiles of a word as text, blanks in lower case."""
-    return "".join(alphabet.char(t) for t in tiles)
+def _parse_set_word(raw: str, letters: LetterSet) -> TypedWord:
+    try:
+        codes, lower = tiletext.word_tiles(raw, letters)
+    except TileTextError as e:
+        raise NotationError.of(e) from None
+    if not 2 <= len(codes) <= SIZE:
+        raise NotationError("word_length", length=len(codes))
+    return TypedWord(codes, lower, letters)
+
+
+def format_word(tiles, letters: LetterSet = FRENCH) -> str:
+    """Board tiles of a word as text, blanks in lower case, a tile of several characters in brackets."""
+    if letters is FRENCH:
+        return "".join(alphabet.char(t) for t in tiles)
+    return tiletext.tiles_text(tiles, letters)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +230,7 @@ class SlipText:
 _SCORE = re.compile(r"[0-9]{1,4}")
 
 
-def parse_slip(text: str) -> SlipText:
+def parse_slip(text: str, letters: LetterSet = FRENCH) -> SlipText:
     """``H4 CALFEUTRE 40``; ``- WORD [SCORE]`` (or just ``WORD``) for a slip without reference."""
     if not isinstance(text, str):
         raise NotationError("not_text")
@@ -213,18 +243,20 @@ def parse_slip(text: str) -> SlipText:
     if len(parts) > 1 and _SCORE.fullmatch(parts[-1]):
         score = int(parts.pop())
     if len(parts) == 1:
-        return SlipText(None, parse_word(parts[0]), score)
+        return SlipText(None, parse_word(parts[0], letters), score)
     if len(parts) != 2:
         raise NotationError("slip_syntax")
     head, word = parts
     ref = None if head in ("-", "?") else parse_ref(head)
-    return SlipText(ref, parse_word(word), score)
+    return SlipText(ref, parse_word(word, letters), score)
 
 
-def parse_board(text: str) -> Board:
+def parse_board(text: str, letters: LetterSet = FRENCH) -> Board:
     """Read ``board_text`` back (the header line is optional)."""
     if not isinstance(text, str):
         raise NotationError("not_text")
+    if letters is not FRENCH:
+        return _parse_set_board(text, letters)
     rows = [ln.split()[-1] for ln in text.strip().splitlines() if ln.strip()]
     rows = [r for r in rows if len(r) == SIZE and not r.isdigit()]
     if len(rows) != SIZE:
@@ -243,6 +275,20 @@ def parse_board(text: str) -> Board:
     return Board(cells)
 
 
-def rack_text(tiles) -> str:
+def _parse_set_board(text: str, letters: LetterSet) -> Board:
+    try:
+        lines = [ln.split()[-1] for ln in text.strip().splitlines() if ln.strip()]
+        rows = [tiletext.board_row(line, letters) for line in lines if not line.isdigit()]
+    except TileTextError as e:
+        raise NotationError.of(e) from None
+    rows = [r for r in rows if len(r) == SIZE]
+    if len(rows) != SIZE:
+        raise NotationError("board_rows")
+    return Board(cell for row in rows for cell in row)
+
+
+def rack_text(tiles, letters: LetterSet = FRENCH) -> str:
     """Rack codes as text (``?`` for blanks), in the given order."""
-    return "".join(alphabet.char(c) for c in tiles)
+    if letters is FRENCH:
+        return "".join(alphabet.char(c) for c in tiles)
+    return tiletext.tiles_text(tiles, letters)

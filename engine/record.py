@@ -1,4 +1,10 @@
-"""Game records, the ``duplicate-game/1`` JSON file of one game (rules §1.3, §3.1, §5).
+"""Game records, the ``duplicate-game/1`` and ``/2`` JSON file of one game (rules §1.3, §3.1, §5).
+
+Version 2 carries the game's letter set (``letters``) and writes a tile of
+several characters in brackets (``CO[CH]E``); a French game is written ``/1``
+as before, and both are read.  A word may be written without brackets when
+the set's spelling rule reads it one way (``COCHE``); a rack never (``CH`` in
+a rack is the C and H tiles).
 
 One format serves a prepared game the arbiter replays, the export of a game
 played, and the reference games of the tests.  Reading is two steps:
@@ -41,17 +47,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from engine.alphabet import BLANK_FLAG, char, is_blank, letter_of
+from engine import record_texts as record_texts  # the sentences of this module's messages
+from engine.alphabet import BLANK_FLAG, FRENCH, LetterSet, is_blank, letter_of
 from engine.board import SIZE, Board, square_name
 from engine.draw import Bag, DrawError, check_typed_rack, remaining_after
+from engine.lettersets import UnknownLetterSet, letter_set
 from engine.lexicon import Lexicon
-from engine.messages import LANGUAGES, Message, register
+from engine.messages import LANGUAGES, Message
 from engine.notation import NotationError, RackText, Ref, parse_rack, parse_ref, parse_word, rack_text
 from engine.play import Play
 from engine.scoring import Illegal, apply, evaluate
 from engine.texts import codepoint, forbidden_char, quoted
 
+#: The format of a French game; ``FORMAT_2`` of a game of any other letter set.
 FORMAT = "duplicate-game/1"
+FORMAT_2 = "duplicate-game/2"
+FORMATS = (FORMAT, FORMAT_2)
 
 _GAME_KEYS = ("format", "lexicon", "rounds", "total")
 _GAME_OPTIONAL = ("title", "date", "seed")
@@ -121,6 +132,7 @@ class GameRecord:
     title: str | None = None
     date: str | None = None
     seed: int | str | None = None
+    letters: LetterSet = FRENCH
 
     @property
     def total(self) -> int:
@@ -136,10 +148,10 @@ def parse(data: str | bytes | dict) -> GameRecord:
     obj = _decode(data)
     if not isinstance(obj, dict):
         raise RecordError(Message("record_game_not_object"))
-    _check_format(obj)
-    _check_keys(obj, _GAME_KEYS, _GAME_OPTIONAL, None)
+    letters = _letters(obj)
+    _check_keys(obj, _GAME_KEYS + (("letters",) if letters is not FRENCH else ()), _GAME_OPTIONAL, None)
     lexicon = _text(obj, "lexicon", None)
-    rounds = _rounds(obj["rounds"])
+    rounds = _rounds(obj["rounds"], letters)
     total = _integer(obj, "total", None, minimum=0)
     record = GameRecord(
         lexicon,
@@ -147,6 +159,7 @@ def parse(data: str | bytes | dict) -> GameRecord:
         title=_text(obj, "title", None) if "title" in obj else None,
         date=_text(obj, "date", None) if "date" in obj else None,
         seed=_seed(obj) if "seed" in obj else None,
+        letters=letters,
     )
     if total != record.total:
         raise RecordError(Message("record_total", {"claimed": total, "actual": record.total}))
@@ -203,13 +216,24 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return obj
 
 
-def _check_format(obj: dict) -> None:
+def _letters(obj: dict) -> LetterSet:
+    """The record's letter set: French in ``/1``, named by ``letters`` in ``/2``."""
     if "format" not in obj:
         raise RecordError(Message("record_missing_key", {"key": "format"}))
     found = obj["format"]
-    if found != FORMAT:
+    if found not in FORMATS:
         shown = quoted(found) if isinstance(found, str) else "?"
-        raise RecordError(Message("record_format", {"found": shown, "expected": FORMAT}))
+        raise RecordError(Message("record_format", {"found": shown, "expected": " / ".join(FORMATS)}))
+    if found == FORMAT:
+        if "letters" in obj:
+            raise RecordError(Message("record_letters_v1"))
+        return FRENCH
+    if "letters" not in obj:
+        raise RecordError(Message("record_letters"))
+    try:
+        return letter_set(obj["letters"])
+    except UnknownLetterSet as e:
+        raise RecordError(e.message) from None
 
 
 def _check_keys(obj: dict, required: tuple, optional: tuple, round: int | None) -> None:
@@ -256,25 +280,25 @@ def _seed(obj: dict) -> int | str:
     return value
 
 
-def _rounds(value: object) -> tuple[RecordRound, ...]:
+def _rounds(value: object, letters: LetterSet) -> tuple[RecordRound, ...]:
     if not isinstance(value, list):
         raise RecordError(Message("record_not_list", {"key": "rounds"}))
     if not value:
         raise RecordError(Message("record_no_rounds"))
     if len(value) > MAX_ROUNDS:
         raise RecordError(Message("record_too_many_rounds", {"limit": MAX_ROUNDS, "count": len(value)}))
-    return tuple(_round(item, number) for number, item in enumerate(value, 1))
+    return tuple(_round(item, number, letters) for number, item in enumerate(value, 1))
 
 
-def _round(obj: object, number: int) -> RecordRound:
+def _round(obj: object, number: int, letters: LetterSet) -> RecordRound:
     if not isinstance(obj, dict):
         raise RecordError(Message("record_round_not_object"), number)
     _check_keys(obj, _ROUND_KEYS, _ROUND_OPTIONAL, number)
     texts = {key: _text(obj, key, number) for key in ("rack", "ref", "word")}
     try:
-        rack = parse_rack(texts["rack"])
+        rack = parse_rack(texts["rack"], letters)
         ref = parse_ref(texts["ref"])
-        word = str(parse_word(texts["word"]))
+        word = str(parse_word(texts["word"], letters))
     except NotationError as e:
         raise RecordError(e.message, number) from None
     if not rack.tiles:
@@ -304,7 +328,11 @@ class ReplayedGame:
 
 
 def check(record: GameRecord, lexicon: Lexicon) -> ReplayedGame:
-    """Replay ``record`` with ``lexicon``; raise ``RecordError`` at the first round that fails."""
+    """Replay ``record`` with ``lexicon``, whose words must be read for the record's letter set;
+    raise ``RecordError`` at the first round that fails."""
+    if lexicon.letters != record.letters:
+        params = {"record": record.letters.code, "lexicon": lexicon.letters.code}
+        raise RecordError(Message("record_letters_lexicon", params))
     replay = _Replay(lexicon)
     plays = tuple(replay.round(number, r) for number, r in enumerate(record.rounds, 1))
     warnings = list(replay.warnings)
@@ -334,8 +362,9 @@ class _Replay:
 
     def __init__(self, lexicon: Lexicon):
         self.lexicon = lexicon
+        self.letters = lexicon.letters
         self.board = Board()
-        self.bag = Bag.full()
+        self.bag = Bag.full(self.letters)
         self.leave: tuple[int, ...] = ()
         self.warnings: list[Message] = []
 
@@ -346,7 +375,7 @@ class _Replay:
         except (NotationError, DrawError) as e:
             raise RecordError(e.message, number) from None
         apply(self.board, play)
-        self.leave = remaining_after(r.rack.tiles, play.rack_used)
+        self.leave = remaining_after(r.rack.tiles, play.rack_used, self.letters)
         return play
 
     def _draw(self, number: int, rack: RackText) -> None:
@@ -371,7 +400,10 @@ class _Replay:
         """§3.1.2: the tiles the previous top did not use stay, and only they."""
         if sorted(reliquat) == sorted(self.leave):
             return
-        given, expected = rack_text(sorted(reliquat)), rack_text(sorted(self.leave))
+        given, expected = (
+            rack_text(sorted(reliquat), self.letters),
+            rack_text(sorted(self.leave), self.letters),
+        )
         if number == 1:
             reason = Message("record_first_reliquat", {"given": given})
         elif not self.leave:
@@ -386,7 +418,7 @@ class _Replay:
         if number == 1 and not r.ref.horizontal:
             # §3.3.4: the first top is placed horizontally.
             raise RecordError(Message("record_first_vertical", {"ref": str(r.ref)}), number)
-        typed = parse_word(r.word)
+        typed = parse_word(r.word, self.letters)
         tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
         result = evaluate(self.board, self.lexicon, r.ref, tiles, r.rack.tiles)
         if isinstance(result, Illegal):
@@ -402,7 +434,7 @@ class _Replay:
         i = next(i for i, (a, b) in enumerate(zip(on_board, written, strict=True)) if a != b)
         sq = ref.square + i * (1 if ref.horizontal else SIZE)
         tile = self.board.cells[sq]
-        params = {"square": square_name(sq), "letter": char(letter_of(tile))}
+        params = {"square": square_name(sq), "letter": self.letters.name(letter_of(tile))}
         code = "record_blank_on_board" if is_blank(tile) else "record_letter_on_board"
         return Message(code, params)
 
@@ -411,8 +443,12 @@ class _Replay:
 
 
 def to_dict(record: GameRecord) -> dict:
-    """The record as the JSON object of the format, optional keys only when set."""
-    data: dict = {"format": FORMAT, "lexicon": record.lexicon}
+    """The record as the JSON object of the format, optional keys only when set: ``/1`` for a
+    French game, ``/2`` with its ``letters`` for any other."""
+    if record.letters is FRENCH:
+        data: dict = {"format": FORMAT, "lexicon": record.lexicon}
+    else:
+        data = {"format": FORMAT_2, "letters": record.letters.code, "lexicon": record.lexicon}
     for key in _GAME_OPTIONAL:
         value = getattr(record, key)
         if value is not None:
@@ -443,8 +479,10 @@ def from_plays(
     title: str | None = None,
     date: str | None = None,
     seed: int | str | None = None,
+    letters: LetterSet = FRENCH,
 ) -> GameRecord:
-    """The record of a game played: each round's rack and the top placed, with ``lexicon``'s name.
+    """The record of a game played: each round's rack and the top placed, with ``lexicon``'s name
+    and the game's ``letters``.
 
     ``tied`` gives, per round, how many moves reached the top (None where not
     counted).  Nothing is checked here; ``check`` replays the result.
@@ -456,123 +494,13 @@ def from_plays(
         RecordRound(rack, play.ref, play.word, play.score, n)
         for rack, play, n in zip(racks, plays, tied, strict=True)
     )
-    return GameRecord(lexicon, rounds, title=title, date=date, seed=seed)
-
-
-register(
-    {
-        "record_in_round": {"fr": "Tour {round} : {reason_fr}", "en": "Round {round}: {reason_en}"},
-        "record_encoding": {
-            "fr": "Le fichier n'est pas un texte UTF-8.",
-            "en": "The file is not UTF-8 text.",
-        },
-        "record_json": {
-            "fr": "Le fichier n'est pas du JSON valide (ligne {line}, colonne {column}).",
-            "en": "The file is not valid JSON (line {line}, column {column}).",
-        },
-        "record_json_unreadable": {
-            "fr": "Le fichier JSON ne peut pas être lu : {why_fr}.",
-            "en": "The JSON file cannot be read: {why_en}.",
-        },
-        "record_too_big": {
-            "fr": "Fichier trop gros : un enregistrement de partie fait au plus {kib} Ko.",
-            "en": "File too large: a game record is at most {kib} KB.",
-        },
-        "record_too_many_rounds": {
-            "fr": "Une partie a au plus {limit} tours (102 jetons) ; ce fichier en a {count}.",
-            "en": "A game has at most {limit} rounds (102 tiles); this file has {count}.",
-        },
-        "record_text_long": {
-            "fr": "« {key} » a plus de {limit} caractères.",
-            "en": "'{key}' is over {limit} characters.",
-        },
-        "record_text_char": {
-            "fr": "« {key} » contient {char}, un caractère de contrôle ou une moitié de paire UTF-16.",
-            "en": "'{key}' holds {char}, a control character or half of a UTF-16 pair.",
-        },
-        "record_duplicate_key": {
-            "fr": "La clé « {key} » apparaît deux fois.",
-            "en": "The key '{key}' appears twice.",
-        },
-        "record_game_not_object": {
-            "fr": "Une partie est un objet JSON ({{ ... }}).",
-            "en": "A game is a JSON object ({{ ... }}).",
-        },
-        "record_round_not_object": {
-            "fr": "Un tour est un objet JSON ({{ ... }}).",
-            "en": "A round is a JSON object ({{ ... }}).",
-        },
-        "record_format": {
-            "fr": "Format inconnu « {found} » : ce programme lit « {expected} ».",
-            "en": "Unknown format '{found}': this program reads '{expected}'.",
-        },
-        "record_missing_key": {"fr": "Clé « {key} » manquante.", "en": "The key '{key}' is missing."},
-        "record_unknown_key": {"fr": "Clé « {key} » inconnue.", "en": "Unknown key '{key}'."},
-        "record_not_text": {
-            "fr": "« {key} » doit être un texte non vide.",
-            "en": "'{key}' must be a non-empty text.",
-        },
-        "record_not_integer": {
-            "fr": "« {key} » doit être un nombre entier de {minimum} à {maximum}.",
-            "en": "'{key}' must be a whole number from {minimum} to {maximum}.",
-        },
-        "record_not_list": {"fr": "« {key} » doit être une liste.", "en": "'{key}' must be a list."},
-        "record_seed": {
-            "fr": "« seed » doit être un nombre entier (moins de 2^63 en valeur absolue) ou un texte.",
-            "en": "'seed' must be a whole number (below 2^63 in absolute value) or a text.",
-        },
-        "record_no_rounds": {"fr": "La partie n'a aucun tour.", "en": "The game has no round."},
-        "record_rack_empty": {"fr": "Le tirage est vide.", "en": "The rack is empty."},
-        "record_total": {
-            "fr": "Total annoncé {claimed}, somme des tours {actual}.",
-            "en": "Total given {claimed}, sum of the rounds {actual}.",
-        },
-        "record_first_reliquat": {
-            "fr": "Le premier tirage n'a pas de reliquat (ici {given}).",
-            "en": "The first rack has no kept letters (here {given}).",
-        },
-        "record_reliquat_extra": {
-            "fr": "Le reliquat ne correspond pas au tirage précédent : le top a utilisé toutes ses "
-            "lettres, il ne reste rien (ici {given}).",
-            "en": "The kept letters do not match the previous rack: its top used every tile, "
-            "nothing is left (here {given}).",
-        },
-        "record_reliquat_missing": {
-            "fr": "Le reliquat ne correspond pas au tirage précédent : il reste {expected}, mais le "
-            "tirage n'a ni reliquat ni rejet.",
-            "en": "The kept letters do not match the previous rack: {expected} is left, but the rack "
-            "shows neither kept letters nor a rejection.",
-        },
-        "record_reliquat_wrong": {
-            "fr": "Le reliquat ne correspond pas au tirage précédent : il reste {expected}, pas {given}.",
-            "en": "The kept letters do not match the previous rack: {expected} is left, not {given}.",
-        },
-        "record_first_vertical": {
-            "fr": "Le premier coup se joue horizontalement ({ref} est vertical).",
-            "en": "The first move is played across ({ref} is down).",
-        },
-        "record_blank_on_board": {
-            "fr": "En {square}, le {letter} de la grille est un joker : il s'écrit en minuscule.",
-            "en": "On {square}, the board's {letter} is a blank: it is written in lower case.",
-        },
-        "record_letter_on_board": {
-            "fr": "En {square}, le {letter} de la grille n'est pas un joker : il s'écrit en majuscule.",
-            "en": "On {square}, the board's {letter} is not a blank: it is written in upper case.",
-        },
-        "record_score": {
-            "fr": "Score annoncé {claimed}, score réel {actual}.",
-            "en": "Score given {claimed}, actual score {actual}.",
-        },
-        "record_lexicon_name": {
-            "fr": "La partie a été enregistrée avec la liste « {record} » et vérifiée avec « {lexicon} ».",
-            "en": "The game was recorded with the list '{record}' and checked with '{lexicon}'.",
-        },
-    }
-)
+    return GameRecord(lexicon, rounds, title=title, date=date, seed=seed, letters=letters)
 
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
+    "FORMAT_2",
     "GameRecord",
     "RecordError",
     "RecordRound",

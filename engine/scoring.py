@@ -16,7 +16,7 @@ from enum import Enum
 from itertools import combinations
 
 from engine import alphabet
-from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK, RACK_SIZE, A, Z, letter_of, tile_value
+from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK, RACK_SIZE, LetterSet, letter_of, tile_value
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT, Board, square_name
 from engine.lexicon import Lexicon
 from engine.messages import Message, register
@@ -25,7 +25,7 @@ from engine.play import Play
 
 #: Placing every tile of a full rack ("scrabble", §2).
 BINGO_BONUS = 50
-#: The French set holds two blanks (§1.1); ``word_placements`` enumerates no more.
+#: The French set holds two blanks (§1.1); ``word_placements`` enumerates no more than a set holds.
 MAX_BLANKS = alphabet.COUNTS[BLANK]
 
 
@@ -121,29 +121,37 @@ def _ref_of(sq: int, horizontal: bool) -> Ref:
 # -- checks -----------------------------------------------------------------
 
 
-def _check_codes(tiles: Sequence[int]) -> None:
+def _check_codes(tiles: Sequence[int], letters: LetterSet) -> None:
     if not tiles:
         raise ValueError("a word has at least one letter")
     for t in tiles:
-        if t & ~(LETTER_MASK | BLANK_FLAG) or not A <= letter_of(t) <= Z:
+        if t & ~(LETTER_MASK | BLANK_FLAG) or not _is_letter(letter_of(t), letters):
             raise ValueError(f"not a board tile code: {t!r}")
 
 
-def _contradictions(board: Board, squares: list[int], tiles: Sequence[int]) -> list[Problem]:
+def _is_letter(c: int, letters: LetterSet) -> bool:
+    return c != BLANK and bool(letters.names[c])
+
+
+def _contradictions(
+    board: Board, squares: list[int], tiles: Sequence[int], letters: LetterSet
+) -> list[Problem]:
     """A letter of the word that differs from the board's (a blank's flag does not matter)."""
     return [
         _problem(
             Reason.CONTRADICTS_BOARD,
             square=square_name(sq),
-            board=alphabet.char(letter_of(board.cells[sq])),
-            given=alphabet.char(letter_of(t)),
+            board=letters.name(letter_of(board.cells[sq])),
+            given=letters.name(letter_of(t)),
         )
         for sq, t in zip(squares, tiles, strict=True)
         if board.cells[sq] and letter_of(board.cells[sq]) != letter_of(t)
     ]
 
 
-def _extension_problems(board: Board, ref: Ref, squares: list[int], read: list[int]) -> list[Problem]:
+def _extension_problems(
+    board: Board, ref: Ref, squares: list[int], read: list[int], letters: LetterSet
+) -> list[Problem]:
     """A tile right before or after the word makes the word read on the board longer (§1.3)."""
     problems = []
     for end, delta in ((squares[0], -1), (squares[-1], 1)):
@@ -152,7 +160,7 @@ def _extension_problems(board: Board, ref: Ref, squares: list[int], read: list[i
             cells = list(board.cells)
             for sq, t in zip(squares, read, strict=True):
                 cells[sq] = t
-            whole = format_word(cells[sq] for sq in _run(cells, squares[0], ref.horizontal))
+            whole = format_word((cells[sq] for sq in _run(cells, squares[0], ref.horizontal)), letters)
             problems.append(_problem(Reason.NOT_WHOLE_WORD, square=square_name(beyond), read=whole))
     return problems
 
@@ -174,7 +182,7 @@ def _connection_problems(board: Board, squares: list[int], new: dict[int, int]) 
     return [_problem(Reason.NOT_CONNECTED)]
 
 
-def _rack_problems(new_tiles: Iterable[int], rack: Sequence[int]) -> list[Problem]:
+def _rack_problems(new_tiles: Iterable[int], rack: Sequence[int], letters: LetterSet) -> list[Problem]:
     """Each new tile takes its letter from the rack, or a blank if it is played as one."""
     left = Counter(rack)
     missing = []
@@ -183,7 +191,7 @@ def _rack_problems(new_tiles: Iterable[int], rack: Sequence[int]) -> list[Proble
         if left[need]:
             left[need] -= 1
         else:
-            missing.append(alphabet.char(need))
+            missing.append(letters.name(need))
     if not missing:
         return []
     return [_problem(Reason.NOT_IN_RACK, letters=", ".join(missing))]
@@ -210,7 +218,7 @@ def _crossword_problems(
     for squares in crosses:
         letters = _letters(board, squares, new)
         if letters not in lexicon:
-            word, ref = alphabet.codes_word(letters), str(_ref_of(squares[0], horizontal))
+            word, ref = lexicon.letters.word(letters), str(_ref_of(squares[0], horizontal))
             problems.append(_problem(Reason.CROSSWORD_NOT_IN_LEXICON, word=word, ref=ref))
     return problems
 
@@ -218,21 +226,23 @@ def _crossword_problems(
 # -- scoring ------------------------------------------------------------------
 
 
-def _word_score(board: Board, squares: list[int], new: dict[int, int]) -> int:
+def _word_score(board: Board, squares: list[int], new: dict[int, int], letters: LetterSet) -> int:
     """Letter premiums of new tiles first, then word premiums of newly covered squares (§2)."""
     total, multiplier = 0, 1
     for sq in squares:
         if sq in new:
-            total += tile_value(new[sq]) * LETTER_MULT[sq]
+            total += tile_value(new[sq], letters) * LETTER_MULT[sq]
             multiplier *= WORD_MULT[sq]
         else:
-            total += tile_value(board.cells[sq])
+            total += tile_value(board.cells[sq], letters)
     return total * multiplier
 
 
-def _score(board: Board, main: list[int], crosses: list[list[int]], new: dict[int, int]) -> int:
-    score = _word_score(board, main, new) if len(main) > 1 else 0
-    score += sum(_word_score(board, squares, new) for squares in crosses)
+def _score(
+    board: Board, main: list[int], crosses: list[list[int]], new: dict[int, int], letters: LetterSet
+) -> int:
+    score = _word_score(board, main, new, letters) if len(main) > 1 else 0
+    score += sum(_word_score(board, squares, new, letters) for squares in crosses)
     return score + (BINGO_BONUS if len(new) == RACK_SIZE else 0)
 
 
@@ -250,30 +260,32 @@ def evaluate(
     neither scored nor looked up, and the move must then form a cross word.
     """
     tiles = tuple(tiles)
-    _check_codes(tiles)
+    letters = lexicon.letters
+    _check_codes(tiles, letters)
     problems = []
     # The main word is looked up whatever the geometry, so grading can report it first (§3.4).
     if len(tiles) > 1 and tuple(letter_of(t) for t in tiles) not in lexicon:
-        problems.append(_problem(Reason.WORD_NOT_IN_LEXICON, word=alphabet.codes_word(tiles)))
+        problems.append(_problem(Reason.WORD_NOT_IN_LEXICON, word=letters.word(tiles)))
     squares = _word_squares(ref, len(tiles))
     if squares is None:
         return _illegal([_problem(Reason.OFF_BOARD, ref=str(ref)), *problems])
-    clashes = _contradictions(board, squares, tiles)
+    clashes = _contradictions(board, squares, tiles, letters)
     if clashes:
         return _illegal(clashes + problems)
     read = [board.cells[sq] or t for sq, t in zip(squares, tiles, strict=True)]
     new = {sq: t for sq, t in zip(squares, tiles, strict=True) if not board.cells[sq]}
-    problems += _extension_problems(board, ref, squares, read)
+    problems += _extension_problems(board, ref, squares, read, letters)
     problems += _connection_problems(board, squares, new)
     crosses = _cross_words(board, ref.horizontal, new)
     if len(squares) < 2 and not crosses:
         problems.append(_problem(Reason.NO_WORD))
     if rack is not None:
-        problems += _rack_problems(new.values(), rack)
+        problems += _rack_problems(new.values(), rack, letters)
     problems += _crossword_problems(board, lexicon, not ref.horizontal, crosses, new)
     if problems:
         return _illegal(problems)
-    return Play(ref, format_word(read), tuple(new.items()), _score(board, squares, crosses, new))
+    score = _score(board, squares, crosses, new, letters)
+    return Play(ref, format_word(read, letters), tuple(new.items()), score)
 
 
 def _illegal(problems: list[Problem]) -> Illegal:
@@ -294,7 +306,8 @@ def word_placements(
     first_move: bool = False,
     refs: Iterable[Ref] | None = None,
 ) -> list[Play]:
-    """Every legal placement of the word ``letters`` (1..26) with tiles from ``rack``.
+    """Every legal placement of the word ``letters`` (tile codes of the lexicon's set) with tiles
+    from ``rack``.
 
     Every reference in both directions (only horizontal for the first move,
     §3.3.4), and every choice of new letters played with blanks, whether or
@@ -305,10 +318,11 @@ def word_placements(
     """
     letters = tuple(letters)
     rack = tuple(rack)
-    if any(not A <= c <= Z for c in letters):
-        raise ValueError("the word is given as plain letters 1..26")
-    if rack.count(BLANK) > MAX_BLANKS:
-        raise ValueError(f"a rack holds at most {MAX_BLANKS} blanks")
+    if any(not 0 < c < BLANK_FLAG or not _is_letter(c, lexicon.letters) for c in letters):
+        raise ValueError("the word is given as plain tile codes of the lexicon's set")
+    most = lexicon.letters.counts[BLANK]
+    if rack.count(BLANK) > most:
+        raise ValueError(f"a rack holds at most {most} blanks")
     if len(letters) < 2 or letters not in lexicon:
         return []
     if refs is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.alphabet import RACK_SIZE, char
+from engine.alphabet import FRENCH, RACK_SIZE, LetterSet
 from engine.draw import (
     Bag,
     HasMove,
@@ -44,6 +44,7 @@ class TypedRack:
     #: Drawn after every tile of an earlier rack went back: ``-`` on the record.
     rejected: bool
     rejection: Rejection | None = None
+    letters: LetterSet = FRENCH
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -51,7 +52,7 @@ class TypedRack:
 
     @property
     def text(self) -> str:
-        return str(RackText(self.reliquat, self.new, self.rejected))
+        return str(RackText(self.reliquat, self.new, self.rejected, self.letters))
 
 
 def read_typed_rack(
@@ -66,34 +67,41 @@ def read_typed_rack(
     """What the arbiter typed for round ``round_number``, with the last round's ``reliquat`` still on
     the rack and ``bag`` as it is before this draw.  ``fresh``: the reliquat has gone back already
     (a rejection or a cancelled round), so the rack is seven new tiles.  Raises ``TypedRackError``
-    (or ``NotationError`` for text that is no rack) when the table cannot have drawn it."""
-    rack = parse_rack(text)
+    (or ``NotationError`` for text that is no rack) when the table cannot have drawn it.  The bag's
+    letter set reads the text: a tile of several characters is typed in brackets (``[CH]``)."""
+    letters = bag.letters
+    rack = parse_rack(text, letters)
     if fresh and rack.reliquat:
         raise TypedRackError(Message("typed_all_new"))
     if fresh or rack.rejected:
-        pool = Bag(bag.tiles() + tuple(reliquat)) if not fresh else bag
+        pool = Bag(bag.tiles() + tuple(reliquat), letters) if not fresh else bag
         kept, new, rejected = (), rack.tiles, True
     else:
         pool = bag
-        kept, new = _split(rack, tuple(reliquat), len(bag))
+        kept, new = _split(rack, tuple(reliquat), len(bag), letters)
         rejected = False
     problems = check_typed_rack(kept, new, pool)
     if problems:
         raise TypedRackError(problems[0])
     tiles = kept + new
-    reason = rejection_for(tiles, required_minimum(round_number, pool.tiles() + kept))
+    reason = rejection_for(tiles, required_minimum(round_number, pool.tiles() + kept, letters), letters)
     if reason is None and has_move is not None and not has_move(tiles):
         reason = Rejection.NO_MOVE
-    return TypedRack(kept, new, rejected, reason)
+    return TypedRack(kept, new, rejected, reason, letters)
 
 
-def _split(rack: RackText, reliquat: tuple[int, ...], in_bag: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _split(
+    rack: RackText, reliquat: tuple[int, ...], in_bag: int, letters: LetterSet
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(reliquat, new tiles) of a rack typed without ``-``: ``AEI+BLRN`` (the reliquat must be the
     table's), the new letters alone ``BLRN``, or the whole rack ``AEIBLRN``."""
     if rack.reliquat:
         if Counter(rack.reliquat) != Counter(reliquat):
             raise TypedRackError(
-                Message("typed_reliquat", {"typed": _word(rack.reliquat), "kept": _word(reliquat)})
+                Message(
+                    "typed_reliquat",
+                    {"typed": _word(rack.reliquat, letters), "kept": _word(reliquat, letters)},
+                )
             )
         return reliquat, rack.new
     letters = rack.tiles
@@ -106,8 +114,8 @@ def _split(rack: RackText, reliquat: tuple[int, ...], in_bag: int) -> tuple[tupl
     return reliquat, letters
 
 
-def _word(tiles) -> str:
-    return "".join(char(t) for t in tiles) or "—"
+def _word(tiles, letters: LetterSet) -> str:
+    return str(RackText((), tuple(tiles), False, letters)) or "—"
 
 
 register(

@@ -11,21 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.lexicon.dawg import Dawg, DawgTooLarge
 from engine.lexicon.normalize import (
     LIMITS,
     LexiconError,
     ListLimits,
+    ListReading,
     check_file_size,
     checksum,
     graph_too_large,
-    normalize_words,
-    read_words,
+    read_list,
+    spell_words,
 )
 
 DEFAULT_NAME = "fr-wfrench"
@@ -42,15 +45,23 @@ def cache_dir() -> Path:
 
 @dataclass(eq=False)
 class Lexicon:
+    """A word list's graph, with the letter set its words are spelt in: the set travels with the
+    lexicon into every search, score and record."""
+
     name: str
     sha256: str
     word_count: int
     dawg: Dawg
+    letters: LetterSet = FRENCH
+    #: Lines of the source holding text that gave no word the set can spell, and a few of them.
+    unspellable: int = 0
+    unspellable_examples: tuple[str, ...] = ()
 
     @cached_property
     def anagrams(self) -> dict[int, tuple]:
-        """Words by letter multiset: ``anagram_key(word)`` -> one word or a list of words
-        (as code tuples).  Built on first use (about half a second for the French list)."""
+        """Words by tile multiset: ``anagram_key(word)`` -> the words (each as the ``bytes`` of its
+        tile codes: indexing one gives a code, and it takes a third of a tuple's memory).  Built on
+        first use (about half a second for the French list)."""
         return _anagram_index(self.dawg)
 
     def memo(self, name: str) -> Memo:
@@ -66,43 +77,71 @@ class Lexicon:
         return f"{self.name}:{self.sha256}"
 
     def __contains__(self, word) -> bool:
-        """A word given as text (upper case) or as letter codes."""
+        """A word given as text (upper case; in the set's spelling) or as tile codes."""
         if isinstance(word, str):
+            if self.letters is not FRENCH:
+                word = self.letters.spell(word) if word.isupper() else None
+                return word is not None and self.dawg.contains(word)
             if not word.isascii() or not word.isupper():
                 return False
             word = [ord(ch) - 64 for ch in word]
         return self.dawg.contains(word)
 
     @classmethod
-    def from_words(cls, words, name: str = "custom", *, limits: ListLimits = LIMITS) -> Lexicon:
-        """From any iterable of words; normalized as §6 says."""
-        return cls.from_normalized(normalize_words(words), name, limits=limits)
+    def from_words(
+        cls, words, name: str = "custom", *, limits: ListLimits = LIMITS, letters: LetterSet = FRENCH
+    ) -> Lexicon:
+        """From any iterable of words; normalized as §6 says, cut into tiles by ``letters``."""
+        return cls.from_reading(spell_words(words, letters), name, limits=limits, letters=letters)
+
+    @classmethod
+    def from_reading(
+        cls, reading: ListReading, name: str, *, limits: ListLimits = LIMITS, letters: LetterSet = FRENCH
+    ) -> Lexicon:
+        """From a list read for ``letters`` (``normalize.read_list``), its unspellable lines kept count of."""
+        lexicon = cls.from_normalized(reading.words, name, limits=limits, letters=letters)
+        lexicon.unspellable = reading.unspellable
+        lexicon.unspellable_examples = reading.examples
+        return lexicon
 
     @classmethod
     def from_normalized(
-        cls, words: list[str], name: str, *, limits: ListLimits = LIMITS, sha256: str | None = None
+        cls,
+        words: list[str],
+        name: str,
+        *,
+        limits: ListLimits = LIMITS,
+        sha256: str | None = None,
+        letters: LetterSet = FRENCH,
     ) -> Lexicon:
-        """From words already normalized, deduplicated and sorted; ``LexiconError`` if their graph
-        passes ``limits.graph_nodes``.  ``sha256``: their ``checksum``, when the caller has it."""
+        """From words already normalized (keyed by ``letters``), deduplicated and sorted;
+        ``LexiconError`` if their graph passes ``limits.graph_nodes``.  ``sha256``: their
+        ``checksum``, when the caller has it."""
         try:
             dawg = Dawg.build(words, max_nodes=limits.graph_nodes)
         except DawgTooLarge:
             raise graph_too_large(limits.graph_nodes) from None
-        return cls(name, sha256 or checksum(words), len(words), dawg)
+        return cls(name, sha256 or checksum(words), len(words), dawg, letters)
 
     @classmethod
     def from_bytes(
-        cls, data: bytes, name: str, *, use_cache: bool = True, limits: ListLimits = LIMITS
+        cls,
+        data: bytes,
+        name: str,
+        *,
+        use_cache: bool = True,
+        limits: ListLimits = LIMITS,
+        letters: LetterSet = FRENCH,
     ) -> Lexicon:
-        """From a word-list file's bytes (gzip or text, UTF-8, UTF-16 or Latin-1); ``LexiconError``
-        past one of ``limits`` (``normalize.ListLimits``)."""
-        key = hashlib.sha256(data).hexdigest()
-        path = cache_dir() / f"{key}.dawg"
+        """From a word-list file's bytes (gzip or text, UTF-8, UTF-16 or Latin-1) read for
+        ``letters``; ``LexiconError`` past one of ``limits`` (``normalize.ListLimits``)."""
+        path = _cache_path(hashlib.sha256(data).hexdigest(), letters)
         if use_cache:
-            cached = _read_cache(path, name)
+            cached = _read_cache(path, name, letters)
             if cached is not None:
                 return cached
-        lexicon = cls.from_normalized(read_words(data, limits), name, limits=limits)
+        reading = read_list(data, letters, limits)
+        lexicon = cls.from_reading(reading, name, limits=limits, letters=letters)
         if use_cache:
             _write_cache(path, lexicon)
         return lexicon
@@ -111,17 +150,18 @@ class Lexicon:
         """Keep this lexicon's graph in the disk cache as the graph of the file ``data`` (whose
         sha256 the caller may already have): a later ``from_bytes(data)`` (or ``from_file``) reads it
         instead of building it again."""
-        _write_cache(cache_dir() / f"{sha256 or hashlib.sha256(data).hexdigest()}.dawg", self)
+        _write_cache(_cache_path(sha256 or hashlib.sha256(data).hexdigest(), self.letters), self)
 
     @classmethod
     def from_file(
         cls, path: str | os.PathLike, name: str | None = None, *, use_cache: bool = True,
-        limits: ListLimits = LIMITS,
+        limits: ListLimits = LIMITS, letters: LetterSet = FRENCH,
     ) -> Lexicon:  # fmt: skip
         path = Path(path)
         stem = path.name.split(".")[0]
         check_file_size(path.stat().st_size, limits)  # before reading it
-        return cls.from_bytes(path.read_bytes(), name or stem, use_cache=use_cache, limits=limits)
+        data = path.read_bytes()
+        return cls.from_bytes(data, name or stem, use_cache=use_cache, limits=limits, letters=letters)
 
     @classmethod
     def default(cls, *, use_cache: bool = True) -> Lexicon:
@@ -149,7 +189,8 @@ class Memo:
         return value
 
 
-#: One prime per letter code: a word's multiset of letters is the product of its primes.
+#: One prime per tile code: a word's multiset of tiles is the product of its primes (code 27, the
+#: blank, is never in a word).
 PRIMES = (
     0,
     2,
@@ -178,6 +219,11 @@ PRIMES = (
     89,
     97,
     101,
+    0,
+    103,
+    107,
+    109,
+    113,
 )
 
 
@@ -196,7 +242,7 @@ def _anagram_index(dawg: Dawg) -> dict[int, tuple]:
     while stack:
         node, word, key = stack.pop()
         if lengths[node] & 1:
-            index[key] = (*index.get(key, ()), word)
+            index[key] = (*index.get(key, ()), bytes(word))
         for letter, child in children[node].items():
             stack.append((child, (*word, letter), key * primes[letter]))
     return index
@@ -207,7 +253,13 @@ def _anagram_index(dawg: Dawg) -> dict[int, tuple]:
 # file (disk, copy, another program) that would otherwise load as a wrong lexicon.
 
 
-def _read_cache(path: Path, name: str) -> Lexicon | None:
+def _cache_path(file_sha256: str, letters: LetterSet) -> Path:
+    """The same file read for another set is another graph: the set's code is in the name."""
+    suffix = "" if letters is FRENCH else f".{letters.code}"
+    return cache_dir() / f"{file_sha256}{suffix}.dawg"
+
+
+def _read_cache(path: Path, name: str, letters: LetterSet = FRENCH) -> Lexicon | None:
     """The cached lexicon, or None if the file is missing or damaged in any way."""
     try:
         data = path.read_bytes()
@@ -220,15 +272,20 @@ def _read_cache(path: Path, name: str) -> Lexicon | None:
         return None
     head, newline, graph = body.partition(b"\n")
     try:
-        sha, count = head.decode("ascii").split()
-        return Lexicon(name, sha, int(count), Dawg.from_bytes(graph))
-    except ValueError:
+        sha, count, *rest = head.decode("ascii").split(maxsplit=3)
+        unspellable = int(rest[0]) if rest else 0
+        examples = tuple(json.loads(rest[1])) if len(rest) > 1 else ()
+        return Lexicon(name, sha, int(count), Dawg.from_bytes(graph), letters, unspellable, examples)
+    except (ValueError, TypeError):
         return None
 
 
 def _write_cache(path: Path, lexicon: Lexicon) -> None:
     """Write atomically: a half-written cache is never read."""
-    body = f"{lexicon.sha256} {lexicon.word_count}\n".encode("ascii") + lexicon.dawg.to_bytes()
+    head = f"{lexicon.sha256} {lexicon.word_count}"
+    if lexicon.unspellable:
+        head += f" {lexicon.unspellable} {json.dumps(list(lexicon.unspellable_examples))}"
+    body = f"{head}\n".encode("ascii") + lexicon.dawg.to_bytes()
     digest = hashlib.sha256(body).hexdigest().encode("ascii")
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:

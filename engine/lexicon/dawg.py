@@ -13,6 +13,8 @@ from __future__ import annotations
 import struct
 from array import array
 
+from engine.alphabet import BLANK, LETTER_MASK
+
 MAGIC = b"DAWG1\n"
 
 
@@ -54,7 +56,8 @@ class Dawg:
 
     @classmethod
     def build(cls, words: list[str], max_nodes: int | None = None) -> Dawg:
-        """From upper-case words A..Z, sorted.  ``DawgTooLarge`` if the graph has more than
+        """From words keyed one character per tile (``LetterSet.key``; A..Z for French), sorted.
+        ``DawgTooLarge`` if the graph has more than
         ``max_nodes`` nodes, as soon as it is sure to: the states already merged all stay, so
         memory and time stop there, not at the end of the list."""
         children: list[dict[int, int]] = [{}]
@@ -169,12 +172,12 @@ class Dawg:
 
 
 def _check_node(node: int, edges: dict[int, int], count: int, node_count: int) -> None:
-    """Distinct letters A..Z, and children numbered after their parent: the order
+    """Distinct tile codes, and children numbered after their parent: the order
     ``_lengths`` relies on, which also rules out cycles."""
     if len(edges) != count:
         raise ValueError("DAWG cache file with a repeated letter")
     for letter, child in edges.items():
-        if not 1 <= letter <= 26 or not node < child < node_count:
+        if not 1 <= letter <= LETTER_MASK or letter == BLANK or not node < child < node_count:
             raise ValueError("DAWG cache file with a bad edge")
 
 

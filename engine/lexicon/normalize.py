@@ -15,6 +15,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.messages import Message, register
 
 _WORD = re.compile(r"[A-Z]{2,15}")
@@ -72,9 +73,52 @@ def normalize_words(lines: Iterable[str]) -> list[str]:
     return sorted(words)
 
 
+#: How many of the lines a list's set cannot spell are quoted back.
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class ListReading:
+    """A word list read for a letter set: its words as the graph keys them (``LetterSet.key``),
+    deduplicated and sorted, and the lines holding text that gave no word of 2 to 15 tiles the
+    set can spell (counted, a few quoted), never dropped without a count."""
+
+    words: list[str]
+    unspellable: int = 0
+    examples: tuple[str, ...] = ()
+
+
+def spelled_word(raw: str, letters: LetterSet) -> str | None:
+    """The word's graph key in ``letters``, cut by the set's spelling rule, or None."""
+    if letters is FRENCH:
+        return normalize_word(raw)
+    return letters.key_of(letters.fold(raw))
+
+
+def spell_words(lines: Iterable[str], letters: LetterSet = FRENCH) -> ListReading:
+    """The words of ``lines`` in ``letters``, with the lines it cannot spell counted."""
+    words = set()
+    skipped = 0
+    examples: list[str] = []
+    for line in lines:
+        word = spelled_word(line, letters)
+        if word:
+            words.add(word)
+        elif line.strip():
+            skipped += 1
+            if len(examples) < EXAMPLES:
+                examples.append(line.strip()[:40])
+    return ListReading(sorted(words), skipped, tuple(examples))
+
+
 def read_words(data: bytes, limits: ListLimits = LIMITS) -> list[str]:
     """The normalized words of a word-list file; ``LexiconError`` past a limit."""
     return normalize_words(list_lines(decode_list(data, limits), limits))
+
+
+def read_list(data: bytes, letters: LetterSet = FRENCH, limits: ListLimits = LIMITS) -> ListReading:
+    """A word-list file read for ``letters``; ``LexiconError`` past a limit."""
+    return spell_words(list_lines(decode_list(data, limits), limits), letters)
 
 
 def list_text(words: list[str]) -> bytes:

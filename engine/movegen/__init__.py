@@ -25,7 +25,7 @@ The modules, each importing only the ones listed before it:
 
 * ``position``: ``Position`` and ``Tops``, the search's input and output;
 * ``crosschecks``: what each empty square allows across the move, and the
-  ``LINES`` and ``TILE_VALUE`` tables;
+  ``LINES`` table;
 * ``slots``: listing the slots of a position with their bounds;
 * ``anagrams``: a slot's words looked up in the anagram index when the rack
   lays few enough tile multisets;

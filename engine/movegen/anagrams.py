@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
 
-from engine.alphabet import BLANK, LETTER_MASK, VALUES
+from engine.alphabet import BLANK, LETTER_MASK
 from engine.lexicon import PRIMES
 from engine.movegen.crosschecks import LINES
 from engine.movegen.slots import Slot
@@ -18,7 +18,7 @@ from engine.movegen.slots import Slot
 ANAGRAM_LIMIT = 1000
 
 
-def subset_keys(rack, counts, blanks) -> list[list[int] | None]:
+def subset_keys(rack, counts, blanks, letters) -> list[list[int] | None]:
     """``keys[k]``: the anagram keys of every multiset of ``k`` tiles the rack can lay, or None
     when there are too many for lookups to pay.
 
@@ -27,12 +27,13 @@ def subset_keys(rack, counts, blanks) -> list[list[int] | None]:
     and this way every word comes from exactly one multiset.
     """
     real = sorted(c for c in rack if c != BLANK)
+    kinds = len(letters.letters)
     parts: dict[int, set] = {}
     for k in range(len(real) + 1):
         parts[k] = {tuple(combo) for combo in combinations(real, k)}
     keys: list[list[int] | None] = [None] * (len(rack) + 1)
     for k in range(1, len(rack) + 1):
-        estimate = sum(len(parts.get(k - b, ())) * 26**b for b in range(min(blanks, k) + 1))
+        estimate = sum(len(parts.get(k - b, ())) * kinds**b for b in range(min(blanks, k) + 1))
         if estimate > ANAGRAM_LIMIT:
             continue
         found = []
@@ -44,7 +45,7 @@ def subset_keys(rack, counts, blanks) -> list[list[int] | None]:
                 if not b:
                     found.append(key)
                     continue
-                spare = [c for c in range(1, 27) if counts[c] == part.count(c)]
+                spare = [c for c in letters.letters if counts[c] == part.count(c)]
                 for extra in combinations_with_replacement(spare, b):
                     k2 = key
                     for c in extra:
@@ -89,11 +90,12 @@ def lookup(search, slot: Slot) -> None:
     weights = slot.weights
     original = search.original
     const = slot.const
+    values = search.tile_values
     for word in words:
         if any(word[i] != letter for i, letter in fixed):
             continue
         placed = [word[i] for i in offsets]
         if any(not m >> letter & 1 for m, letter in zip(masks, placed)):
             continue
-        upper = const + sum(VALUES[c] * w for c, w in zip(placed, weights) if original[c])
+        upper = const + sum(values[c] * w for c, w in zip(placed, weights) if original[c])
         search.complete(slot, squares, placed, upper)

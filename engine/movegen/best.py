@@ -20,7 +20,6 @@ from heapq import heappop, heappush
 from itertools import combinations, product
 from operator import itemgetter
 
-from engine.alphabet import VALUES
 from engine.choice import ranked
 from engine.movegen.position import Position
 from engine.movegen.walk import SlotSearch, walk_slots
@@ -92,7 +91,7 @@ class BestSearch(SlotSearch):
             if not real:
                 groups.append([(len(positions), 0, tuple(positions))])
                 continue
-            value = VALUES[letter]
+            value = self.tile_values[letter]
             options = []
             for b in range(max(0, len(positions) - real), min(len(positions), self.blanks) + 1):
                 for combo in combinations(positions, b):

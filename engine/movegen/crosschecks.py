@@ -1,17 +1,15 @@
 """Cross-checks: what each empty square allows, given the word it would form across the move.
 
-Also the tables the other modules of the search share: ``LINES`` (the squares
-of every row and column) and ``TILE_VALUE`` (a tile code's face value, 0 for a
-blank).
+Also the table the other modules of the search share: ``LINES`` (the squares
+of every row and column).  Tile values and the mask allowing every tile come
+from the lexicon's letter set.
 """
 
 from __future__ import annotations
 
-from engine.alphabet import ALL_LETTERS, BLANK_FLAG, LETTER_MASK, VALUES
+from engine.alphabet import LETTER_MASK
 from engine.board import SIZE
 from engine.lexicon import Lexicon
-
-TILE_VALUE = tuple(0 if t & BLANK_FLAG or not 1 <= t <= 26 else VALUES[t] for t in range(64))
 
 #: ``LINES[horizontal][line]``: the squares of a row (horizontal) or column, in reading order.
 LINES = (
@@ -23,7 +21,7 @@ LINES = (
 class CrossChecks:
     """For one move direction: what each empty square allows in the perpendicular word.
 
-    ``mask[sq]``: letters that make a valid cross word (``ALL_LETTERS`` where no
+    ``mask[sq]``: tiles that make a valid cross word (the set's ``all_letters`` where no
     cross word forms); ``score[sq]``: the face value of the tiles of that cross
     word; ``has[sq]``: whether a cross word forms at all.
 
@@ -36,7 +34,9 @@ class CrossChecks:
     __slots__ = ("has", "mask", "score")
 
     def __init__(self, cells: list[int], lexicon: Lexicon, horizontal: bool):
-        self.mask = mask = [ALL_LETTERS] * (SIZE * SIZE)
+        letters = lexicon.letters
+        every = letters.all_letters
+        self.mask = mask = [every] * (SIZE * SIZE)
         self.score = score = [0] * (SIZE * SIZE)
         self.has = has = [False] * (SIZE * SIZE)
         memo = lexicon.memo("cross_checks")
@@ -47,15 +47,15 @@ class CrossChecks:
                 continue
             found = memo.get(tiles)
             if found is None:
-                found = memo.put(tiles, _line_cross_checks(tiles, lexicon.dawg))
+                found = memo.put(tiles, _line_cross_checks(tiles, lexicon.dawg, letters.tile_values, every))
             cut = slice(index, None, SIZE) if horizontal else slice(index * SIZE, (index + 1) * SIZE)
             mask[cut], score[cut], has[cut] = found
 
 
-def _line_cross_checks(tiles: tuple[int, ...], dawg) -> tuple[list[int], list[int], list[bool]]:
+def _line_cross_checks(tiles: tuple[int, ...], dawg, tile_value, every: int) -> tuple[list, list, list]:
     """Masks, scores and flags for the squares of one line, from the words across it."""
     children, lengths = dawg.children, dawg.lengths
-    mask = [ALL_LETTERS] * SIZE
+    mask = [every] * SIZE
     score = [0] * SIZE
     has = [False] * SIZE
     for i in range(SIZE):
@@ -74,7 +74,7 @@ def _line_cross_checks(tiles: tuple[int, ...], dawg) -> tuple[list[int], list[in
         prefix = tiles[start:i]
         suffix = tiles[i + 1 : end + 1]
         has[i] = True
-        score[i] = sum(TILE_VALUE[t] for t in prefix) + sum(TILE_VALUE[t] for t in suffix)
+        score[i] = sum(tile_value[t] for t in prefix) + sum(tile_value[t] for t in suffix)
         mask[i] = _cross_mask(children, lengths, dawg.root, prefix, suffix)
     return mask, score, has
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK, VALUES
+from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK
 from engine.board import SIZE
 from engine.movegen.crosschecks import LINES
 from engine.movegen.position import Position
@@ -22,15 +22,15 @@ def all_plays(position: Position) -> list[Play]:
     found: dict[frozenset, Play] = {}
     for raw in slots:
         slot = expand(cells, checks[raw[1]], raw)
-        for play in _slot_plays(
-            slot, cells, position.lexicon.dawg, checks[slot.horizontal].mask, counts, blanks
-        ):
+        for play in _slot_plays(slot, cells, position.lexicon, checks[slot.horizontal].mask, counts, blanks):
             found.setdefault(play.key, play)
     return list(found.values())
 
 
-def _slot_plays(slot: Slot, cells, dawg, mask, counts, blanks: int) -> list[Play]:
+def _slot_plays(slot: Slot, cells, lexicon, mask, counts, blanks: int) -> list[Play]:
     """Every word of one slot, with each way of laying it from the rack (real tile or blank)."""
+    dawg, letters = lexicon.dawg, lexicon.letters
+    values = letters.values
     squares = LINES[slot.horizontal][slot.line]
     children, lengths = dawg.children, dawg.lengths
     weight_of = dict(zip(slot.empties, slot.weights))
@@ -44,7 +44,7 @@ def _slot_plays(slot: Slot, cells, dawg, mask, counts, blanks: int) -> list[Play
     def visit(i: int, node: int, gain: int) -> None:
         if i > slot.end:
             if lengths[node] & 1:
-                plays.append(Play(ref, format_word(word), tuple(new), slot.const + gain))
+                plays.append(Play(ref, format_word(word, letters), tuple(new), slot.const + gain))
             return
         sq = squares[i]
         if cells[sq]:
@@ -59,7 +59,7 @@ def _slot_plays(slot: Slot, cells, dawg, mask, counts, blanks: int) -> list[Play
                 continue
             choices = []
             if counts[letter]:
-                choices.append((letter, letter, VALUES[letter] * weight_of[i]))
+                choices.append((letter, letter, values[letter] * weight_of[i]))
             if spare[0]:
                 choices.append((BLANK, letter | BLANK_FLAG, 0))
             for used, tile, value in choices:

@@ -11,9 +11,9 @@ from bisect import insort
 from operator import mul
 from typing import NamedTuple
 
-from engine.alphabet import ALL_LETTERS, BLANK, RACK_SIZE, VALUES
+from engine.alphabet import BLANK, BLANK_FLAG, RACK_SIZE, LetterSet
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT
-from engine.movegen.crosschecks import LINES, TILE_VALUE, CrossChecks
+from engine.movegen.crosschecks import LINES, CrossChecks
 from engine.movegen.position import Position
 from engine.scoring import BINGO_BONUS as BINGO
 
@@ -32,7 +32,7 @@ class Slot(NamedTuple):
 
 
 def rack_counts(rack) -> tuple[list[int], int]:
-    counts = [0] * 28
+    counts = [0] * BLANK_FLAG
     for c in rack:
         counts[c] += 1
     return counts, counts[BLANK]
@@ -41,21 +41,24 @@ def rack_counts(rack) -> tuple[list[int], int]:
 class RackBounds:
     """What the bounds need of a rack: its values best first, and per letter mask its best value."""
 
-    __slots__ = ("_present", "cap", "size", "usable", "values")
+    __slots__ = ("_present", "_values", "cap", "size", "tile_values", "usable", "values")
 
-    def __init__(self, rack, counts, blanks):
+    def __init__(self, rack, counts, blanks, letters: LetterSet):
+        values = letters.values
         self.size = len(rack)
-        self.values = sorted((VALUES[c] for c in rack), reverse=True)
-        self.usable = ALL_LETTERS if blanks else sum(1 << c for c in range(1, 27) if counts[c])
-        present = sorted({c for c in rack if c != BLANK}, key=VALUES.__getitem__, reverse=True)
+        self.values = sorted((values[c] for c in rack), reverse=True)
+        self.usable = letters.all_letters if blanks else sum(1 << c for c in letters.letters if counts[c])
+        present = sorted({c for c in rack if c != BLANK}, key=values.__getitem__, reverse=True)
         self.cap = {}
         self._present = present
+        self._values = values
+        self.tile_values = letters.tile_values
 
     def best_value(self, mask: int) -> int:
         """The best value a rack tile can have on a square allowing ``mask`` (a blank is 0)."""
         cap = self.cap.get(mask)
         if cap is None:
-            cap = next((VALUES[c] for c in self._present if mask >> c & 1), 0)
+            cap = next((self._values[c] for c in self._present if mask >> c & 1), 0)
             self.cap[mask] = cap
         return cap
 
@@ -88,7 +91,7 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds
     mask, has, cscore = check.mask, check.has, check.score
     if not first and not any(tiles) and not any(has[sq] for sq in squares):
         return
-    usable, n, values = rack.usable, rack.size, rack.values
+    usable, n, values, tile_value = rack.usable, rack.size, rack.values, rack.tile_values
     top_value = values[0]
     best_value = rack.best_value
     append = slots.append
@@ -108,7 +111,7 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds
         for e in range(s, SIZE):
             t = tiles[e]
             if t:
-                fixed += TILE_VALUE[t]
+                fixed += tile_value[t]
                 connected = True
             else:
                 sq = squares[e]
@@ -173,5 +176,5 @@ def prepare(position: Position) -> tuple[dict[bool, CrossChecks], RackBounds, li
     if not position.is_first_move:
         checks[False] = CrossChecks(cells, position.lexicon, False)
     counts, blanks = rack_counts(position.rack)
-    rack = RackBounds(position.rack, counts, blanks)
+    rack = RackBounds(position.rack, counts, blanks, position.lexicon.letters)
     return checks, rack, counts, blanks, list_slots(position, checks, rack)

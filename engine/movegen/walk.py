@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations, product
 from operator import itemgetter, mul
 
-from engine.alphabet import BLANK_FLAG, LETTER_MASK, VALUES
+from engine.alphabet import BLANK_FLAG, LETTER_MASK
 from engine.board import SIZE
 from engine.movegen.anagrams import lookup, subset_keys
 from engine.movegen.crosschecks import LINES
@@ -55,8 +55,10 @@ class SlotSearch:
         self.best = -1
         self.plays: list[Play] = []
         self.keys: set = set()
+        self.letters = letters = position.lexicon.letters
+        self.tile_values = letters.tile_values
         self.anagrams = position.lexicon.anagrams
-        self.subset_keys = subset_keys(position.rack, counts, blanks)
+        self.subset_keys = subset_keys(position.rack, counts, blanks, letters)
         self.candidates: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
     def run(self, slot: Slot) -> None:
@@ -92,6 +94,7 @@ class SlotSearch:
         const = slot.const
         placed = [0] * k
         blanks = [self.blanks]
+        tile_values = self.tile_values
 
         def walk(j: int, node: int, ub: int) -> None:
             if const + ub + rest[j] < self.best:
@@ -118,15 +121,15 @@ class SlotSearch:
                     if counts[letter]:
                         counts[letter] -= 1
                         if nxt == k:
-                            self.complete(slot, squares, placed, const + ub + VALUES[letter] * w)
+                            self.complete(slot, squares, placed, const + ub + tile_values[letter] * w)
                         else:
-                            walk(nxt, child, ub + VALUES[letter] * w)
+                            walk(nxt, child, ub + tile_values[letter] * w)
                         counts[letter] += 1
                     elif blanks[0]:
                         # Counted as a real tile if the rack has that letter at all: the
                         # exact blank squares are settled when the word is complete.
                         blanks[0] -= 1
-                        gain = VALUES[letter] * w if original[letter] else 0
+                        gain = tile_values[letter] * w if original[letter] else 0
                         if nxt == k:
                             self.complete(slot, squares, placed, const + ub + gain)
                         else:
@@ -185,7 +188,7 @@ class SlotSearch:
             if original[letter] == 0:
                 choices.append([tuple(positions)])
                 continue
-            value = VALUES[letter]
+            value = self.tile_values[letter]
             best = None
             group = []
             for combo in combinations(positions, missing):
@@ -208,4 +211,4 @@ class SlotSearch:
         word = [new.get(squares[i]) or self.cells[squares[i]] for i in range(slot.start, slot.end + 1)]
         first = squares[slot.start]
         ref = Ref(first // SIZE, first % SIZE, slot.horizontal)
-        return Play(ref, format_word(word), tuple(new.items()), score)
+        return Play(ref, format_word(word, self.letters), tuple(new.items()), score)

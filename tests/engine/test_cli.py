@@ -28,9 +28,22 @@ def test_replay_prints_one_json_object_per_round_and_exits_0_when_every_top_matc
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(rows) == len(json.loads(game.read_text())["rounds"])
-    assert set(rows[0]) == {"file", "round", "top", "expected", "tied", "ms"}
+    assert set(rows[0]) == {"file", "round", "top", "expected", "tied", "expected_tied", "ms"}
     assert [r["round"] for r in rows] == list(range(1, len(rows) + 1))
     assert all(r["top"] == r["expected"] for r in rows)
+    assert all(r["tied"] == r["expected_tied"] for r in rows)
+
+
+def test_replay_exits_1_when_the_number_of_tied_placements_differs(tmp_path):
+    data = json.loads((REFERENCE_GAMES / "game-001.json").read_text())
+    data["rounds"][0]["tied"] += 1
+    path = tmp_path / "tied.json"
+    path.write_text(json.dumps(data))
+    done = run("replay", str(path), "--json")
+    assert done.returncode == 1
+    first = json.loads(done.stdout.splitlines()[0])
+    assert (first["top"], first["expected"]) == (data["rounds"][0]["score"],) * 2
+    assert first["tied"] == first["expected_tied"] - 1
 
 
 def test_replay_exits_1_when_a_recorded_move_is_not_the_top(tmp_path, french):

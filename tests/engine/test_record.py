@@ -356,9 +356,20 @@ def test_bytes_that_are_not_utf8():
 
 
 def test_unknown_format():
-    err = _file_failure(_data() | {"format": "duplicate-game/2"})
+    err = _file_failure(_data() | {"format": "duplicate-game/3"})
     assert err.reason.code == "record_format"
     assert err.message.text("fr").startswith("Format inconnu")
+
+
+def test_a_version_2_record_names_its_letter_set():
+    assert _file_failure(_data() | {"format": "duplicate-game/2"}).reason.code == "record_letters"
+    err = _file_failure(_data() | {"format": "duplicate-game/2", "letters": "tlh"})
+    assert err.reason.code == "letters_unknown"
+    assert "tlh" in err.message.text("fr") and "es" in err.message.text("en")
+
+
+def test_a_version_1_record_is_french_and_names_no_letter_set():
+    assert _file_failure(_data() | {"letters": "fr"}).reason.code == "record_letters_v1"
 
 
 def test_missing_format():
