@@ -2,7 +2,7 @@
 and back): ``tournament_export`` writes its players, games, rounds, slips, corrections' log and
 slips tried during an outage (``transfer_tried``) as ``arbiter-tournament/3``, gzipped;
 ``tournament_import`` reads one (``transfer_reading``) and
-writes it whole, in one transaction, for the club and the person who import it.
+writes it whole, in one short transaction (``transfer_writing``), for the club and the person who import it.
 
 What the file does not carry: this installation's ids (the file's ``id`` are references inside it,
 and the import gives every row a new one), people (who typed a slip or a correction is the importer
@@ -38,10 +38,10 @@ from results.transfer_reading import (
     refuse,
 )
 from results.transfer_tried import claims_by_round, claims_write
+from results.transfer_writing import tournament_prepared, tournament_write
 from server.writes import ServiceError, writing
 from tournaments import disclosure
-from tournaments.codes import codes_fresh
-from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
+from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 from tournaments.services.tops import queue_top
 
 logger = logging.getLogger(__name__)
@@ -101,13 +101,15 @@ def tournament_export(tournament: Tournament) -> bytes:
 
 
 def tournament_import(*, data: bytes, club, user) -> Tournament:
-    """The file's tournament, owned by ``club``, made by ``user``: checked whole before the write
-    lock, written in one transaction (nothing is left of a refused or failed import)."""
+    """The file's tournament, owned by ``club``, made by ``user``: checked whole and its rows
+    prepared before the write lock, written in one short transaction (``transfer_writing``; nothing
+    is left of a refused or failed import)."""
     document = read_tournament(data)
     lexicon = _lexicon(document["lexicon"], club)
+    prepared = tournament_prepared(document, user)
     try:
         with writing():
-            tournament = _write(document, lexicon, club, user)
+            tournament = tournament_write(prepared, lexicon=lexicon, club=club, user=user)
             claims_write(document, tournament, user)
     except IntegrityError:
         # A row the checks let through and the database refused: nothing was written.
@@ -132,64 +134,3 @@ def _lexicon(named: dict, club) -> LexiconList:
     if found is None:
         raise refuse("transfer_lexicon", name=named["name"][:80], sha256=named["sha256"][:12])
     return found
-
-
-def _write(document: dict, lexicon: LexiconList, club, user) -> Tournament:
-    tournament = Tournament.objects.create(
-        **document["tournament"], lexicon=lexicon, owner=club, created_by=user
-    )
-    codes = codes_fresh(len(document["players"]))
-    players = Player.objects.bulk_create(
-        Player(
-            tournament=tournament,
-            **{k: v for k, v in p.items() if k not in ("id", "token", "join_code")},
-            token=new_token(),
-            join_code=code,
-        )
-        for p, code in zip(document["players"], codes)
-    )
-    player_ids = {p["id"]: made.pk for p, made in zip(document["players"], players)}
-    for number in document["games"]:
-        _write_game(tournament, number, player_ids, user)
-    return tournament
-
-
-def _write_game(tournament: Tournament, doc: dict, player_ids: dict, user) -> None:
-    fields = {k: v for k, v in doc.items() if k not in ("rounds", "created_at")}
-    game = Game.objects.create(tournament=tournament, **fields)
-    Game.objects.filter(pk=game.pk).update(created_at=doc["created_at"])  # auto_now_add set it to now
-    for rdoc in doc["rounds"]:
-        fields = {k: v for k, v in rdoc.items() if k not in ("slips", "changes", "drawn_at")}
-        rnd = Round.objects.create(game=game, **fields)
-        Round.objects.filter(pk=rnd.pk).update(drawn_at=rdoc["drawn_at"])
-        slips = Submission.objects.bulk_create(
-            Submission(
-                round=rnd,
-                player_id=player_ids[s["player"]],
-                entered_by=user if s["entered"] else None,
-                **{k: v for k, v in s.items() if k not in ("id", "player", "entered")},
-            )
-            for s in rdoc["slips"]
-        )
-        slip_ids = {s["id"]: made.pk for s, made in zip(rdoc["slips"], slips)}
-        _write_changes(rnd, rdoc["changes"], player_ids, slip_ids, user)
-
-
-def _write_changes(rnd: Round, changes: list[dict], player_ids: dict, slip_ids: dict, user) -> None:
-    """The log in the file's order, then which change each undo took back."""
-    change_ids, undoes = {}, []
-    for doc in changes:
-        made = SubmissionChange.objects.create(
-            round=rnd,
-            player_id=player_ids[doc["player"]],
-            submission_id=slip_ids.get(doc["slip"]),
-            changed_by=user,
-            before=doc["before"],
-            after=doc["after"],
-        )
-        change_ids[doc["id"]] = made.pk
-        SubmissionChange.objects.filter(pk=made.pk).update(changed_at=doc["changed_at"])
-        if doc["undoes"] is not None:
-            undoes.append((made.pk, doc["undoes"]))
-    for pk, undone in undoes:
-        SubmissionChange.objects.filter(pk=pk).update(undoes_id=change_ids[undone])

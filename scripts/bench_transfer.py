@@ -1,12 +1,14 @@
-"""A tournament's file (issue 25), timed: exported, read and checked, imported.
+"""A tournament's file, timed: exported, read and checked, imported, and the write lock it holds.
 
     .venv/bin/python scripts/bench_transfer.py [--players 1500] [--games 3] [--rounds 25]
 
 Writes a tournament of that size (every player a slip every round, a correction a round) straight into
 a fresh SQLite file in a temporary folder (the laptop default), or a throwaway PostgreSQL database
 beside the one ``DATABASE_URL`` names; then prints the file's size (JSON and gzip), the export's time,
-the reading and checking (before the write lock), the import's transaction, and the process's peak
-memory.  Nothing is asserted: the figures go in the README.
+the reading and checking (before the write lock), the import, how long it held the room's write lock
+(``server.writes.writing``: on SQLite what the phones' slips wait for meanwhile) and the queries sent
+inside it, the longest a small write of another thread (a phone's slip, every 20 ms meanwhile)
+waited and took, and the process's peak memory.  Nothing is asserted: the figures go in the README.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -48,9 +51,12 @@ def main() -> None:
 
 
 def _bench(players: int, games: int, rounds: int) -> None:
+    import contextlib
     import gzip
 
     from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from clubs.models import Club
@@ -97,16 +103,62 @@ def _bench(players: int, games: int, rounds: int) -> None:
     start = time.perf_counter()
     read_tournament(data)
     read = time.perf_counter() - start
+    locked, queries = [], []
+
+    @contextlib.contextmanager
+    def timed_writing():
+        start = time.perf_counter()
+        with writing(), CaptureQueriesContext(connection) as sent:
+            yield
+        locked.append(time.perf_counter() - start)
+        queries.append(len(sent))
+
+    writing, transfer.writing = transfer.writing, timed_writing
+    phone = _Phone(club.pk)
+    phone.start()
     start = time.perf_counter()
-    transfer.tournament_import(data=data, club=other, user=user)
-    whole = time.perf_counter() - start
+    try:
+        transfer.tournament_import(data=data, club=other, user=user)
+    finally:
+        transfer.writing = writing
+        whole = time.perf_counter() - start
+        phone.stop()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         f"{connection_vendor()}: {players} players, {games} games of {rounds} rounds "
         f"({players * games * rounds:,} slips): JSON {size / 1e6:.1f} MB, gzip {len(data) / 1e6:.1f} MB; "
         f"export {exported:.1f} s; reading and checking {read:.1f} s; whole import {whole:.1f} s "
-        f"(of which writing {whole - read:.1f} s); peak memory {peak:.0f} MB"
+        f"(the write lock held {sum(locked):.2f} s, {sum(queries)} queries inside it); "
+        f"a slip's write meanwhile took at most {max(phone.waits, default=0):.2f} s "
+        f"({len(phone.waits)} writes); peak memory {peak:.0f} MB"
     )
+
+
+class _Phone(threading.Thread):
+    """A small write every 20 ms, as the room's slips arrive, timed from asking to done."""
+
+    def __init__(self, club_id: int):
+        super().__init__(daemon=True)
+        self.club_id, self.waits, self.done = club_id, [], threading.Event()
+
+    def run(self) -> None:
+        from django.db import connection
+
+        from clubs.models import Club
+        from server.writes import writing
+
+        try:
+            while not self.done.wait(0.02):
+                start = time.perf_counter()
+                with writing():
+                    Club.objects.filter(pk=self.club_id).update(name="Club A")
+                self.waits.append(time.perf_counter() - start)
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join()
 
 
 def connection_vendor() -> str:
