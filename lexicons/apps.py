@@ -14,25 +14,24 @@ class LexiconsConfig(AppConfig):
 
         warm_up()
 
-    def resumed(self) -> None:
-        """``server.restore``, after an evening is resumed from a copy made on another laptop: the
-        lists' rows named that laptop's files.  The shipped list is this installation's file; an
-        uploaded list is its copy put back under MEDIA_ROOT (named by its sha256)."""
-        from pathlib import Path
+    def resumed(self) -> list:
+        """``server.restore``, after an evening is resumed from a copy: a path the copy names as the
+        other laptop's (a row written before paths were kept relative) kept as rows keep it
+        (``lexicons.files``); the messages naming the lists that are not here (the copy came
+        without its ``media/``): the club sends each again."""
+        from django.db import transaction
 
-        from django.conf import settings
-
-        from engine.lexicon import DEFAULT_PATH
+        from engine.messages import Message
+        from lexicons.files import lexicon_file, path_stored
         from lexicons.models import LexiconList
 
-        for row in LexiconList.objects.all():
-            if Path(row.path).is_file():
-                continue
-            if Path(row.path).name == DEFAULT_PATH.name:
-                row.path = str(DEFAULT_PATH)
-            else:
-                uploaded = Path(settings.MEDIA_ROOT) / "lexicons" / f"{row.sha256}.txt"
-                if not uploaded.is_file():
-                    continue
-                row.path = str(uploaded)
-            row.save(update_fields=["path"])
+        missing = []
+        with transaction.atomic():
+            for row in LexiconList.objects.order_by("pk"):
+                stored = path_stored(row.path, row.sha256)
+                if stored != row.path:
+                    row.path = stored
+                    row.save(update_fields=["path"])
+                if not lexicon_file(row.path).is_file():
+                    missing.append(Message("lexicon_missing", {"name": row.name, "sha256": row.sha256[:12]}))
+        return missing

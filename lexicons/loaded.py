@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from pathlib import Path
 
 from django.conf import settings
 
@@ -21,7 +20,9 @@ from engine.alphabet import code
 from engine.board import Board
 from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
 from engine.movegen import Position, find_tops
+from lexicons.files import SHIPPED, SHIPPED_DEFAULT, lexicon_file
 from lexicons.models import LexiconList
+from server.writes import ServiceError
 
 #: Uploaded lists kept loaded when the setting does not say.
 LEXICONS_IN_MEMORY = 3
@@ -33,27 +34,31 @@ _lock = threading.Lock()
 
 def lexicon_default_row() -> LexiconList:
     """The shipped free list's row, made on first use."""
-    found = LexiconList.objects.filter(name=DEFAULT_NAME, path=str(DEFAULT_PATH)).first()
+    found = LexiconList.objects.filter(name=DEFAULT_NAME, path=SHIPPED_DEFAULT).first()
     if found:
         return found
     lexicon = lexicon_keep(Lexicon.from_file(DEFAULT_PATH, DEFAULT_NAME), pinned=True)
     row, _ = LexiconList.objects.get_or_create(
         sha256=lexicon.sha256,
-        defaults={"name": DEFAULT_NAME, "word_count": lexicon.word_count, "path": str(DEFAULT_PATH)},
+        defaults={"name": DEFAULT_NAME, "word_count": lexicon.word_count, "path": SHIPPED_DEFAULT},
     )
     return row
 
 
 def engine_lexicon(row: LexiconList) -> Lexicon:
     """The engine's lexicon for a stored list: kept loaded, or read back from its file (the graph
-    from the disk cache)."""
+    from the disk cache).  A list whose file is not on this installation (an evening resumed from a
+    copy without its ``media/``) is a ``ServiceError`` naming it: the club sends it again."""
     with _lock:
         found = _pinned.get(row.sha256) or _recent.get(row.sha256)
         if row.sha256 in _recent:
             _recent.move_to_end(row.sha256)
     if found is None:
-        loaded = Lexicon.from_file(Path(row.path), row.name)
-        found = lexicon_keep(loaded, key=row.sha256, pinned=row.path == str(DEFAULT_PATH))
+        path = lexicon_file(row.path)
+        if not path.is_file():
+            raise ServiceError("lexicon_missing", name=row.name, sha256=row.sha256[:12])
+        loaded = Lexicon.from_file(path, row.name)
+        found = lexicon_keep(loaded, key=row.sha256, pinned=row.path.startswith(SHIPPED))
     return found
 
 

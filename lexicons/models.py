@@ -13,7 +13,8 @@ class LexiconList(models.Model):
     name = models.CharField(_("nom"), max_length=80)
     sha256 = models.CharField(max_length=64, unique=True)
     word_count = models.PositiveIntegerField()
-    #: Where the list's bytes are kept (the shipped file's path, or an uploaded copy under MEDIA_ROOT).
+    #: Where the list's bytes are kept, never as this laptop's absolute path: ``shipped:<file>`` or
+    #: an uploaded copy relative to MEDIA_ROOT; opened through ``lexicons.files.lexicon_file``.
     path = models.CharField(max_length=500)
     uploaded_at = models.DateTimeField(auto_now_add=True)
     #: The clubs that uploaded the list (``clubs``): only they play with it.  None: the shipped list,

@@ -13,6 +13,7 @@ from django.db.models import Q
 from engine.lexicon import Lexicon, LexiconError
 from engine.lexicon.normalize import list_text, read_words
 from engine.texts import replaced
+from lexicons.files import UPLOADED_FOLDER, lexicon_file, uploaded_path
 from lexicons.loaded import lexicon_keep
 from lexicons.models import LexiconList
 from server.writes import ServiceError, writing
@@ -27,7 +28,9 @@ def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
     limits of ``engine.lexicon.normalize.ListLimits`` and the graph built (``ServiceError``
     ``lexicon_refused`` saying the limit passed); only the row's insert waits for the lock.  What is
     kept on disk is the normalized list (one word per line, named by its sha256), written once the
-    list is accepted and removed if its row cannot be made.  ``club``: the ``clubs.Club`` that
+    list is accepted and removed if its row cannot be made; the row names it relative to MEDIA_ROOT
+    (``lexicons.files``).  A list whose file is missing here (an evening resumed without its
+    ``media/``) is whole again when the same words are sent.  ``club``: the ``clubs.Club`` that
     sent it, which plays with it from now on (the same words sent by two clubs: one list, both's)."""
     try:
         words = read_words(data)
@@ -36,7 +39,7 @@ def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
         text = list_text(words)
         sha256 = hashlib.sha256(text).hexdigest()
         known = LexiconList.objects.filter(sha256=sha256).first()
-        if known is not None:
+        if known is not None and lexicon_file(known.path).is_file():
             _shared_with(known, club)
             return known  # the same words: the same list, whatever its name
         lexicon = Lexicon.from_normalized(words, lexicon_name(name), sha256=sha256)
@@ -45,10 +48,17 @@ def lexicon_upload(*, name: str, data: bytes, club=None) -> LexiconList:
     path, written = _store(text, sha256)
     try:
         with writing():
-            row, _ = LexiconList.objects.get_or_create(
+            row, made = LexiconList.objects.get_or_create(
                 sha256=sha256,
-                defaults={"name": lexicon.name, "word_count": lexicon.word_count, "path": str(path)},
+                defaults={
+                    "name": lexicon.name,
+                    "word_count": lexicon.word_count,
+                    "path": uploaded_path(sha256),
+                },
             )
+            if not made and row.path != uploaded_path(sha256):  # its file was missing: here now
+                row.path = uploaded_path(sha256)
+                row.save(update_fields=["path"])
     except BaseException:
         if written:
             path.unlink(missing_ok=True)
@@ -87,7 +97,7 @@ def lexicon_name(name: str) -> str:
 def _store(text: bytes, sha256: str) -> tuple[Path, bool]:
     """The normalized list written under its sha256 (atomically: a file of that name is always
     whole); whether this call wrote it."""
-    folder = Path(settings.MEDIA_ROOT) / "lexicons"
+    folder = Path(settings.MEDIA_ROOT) / UPLOADED_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{sha256}.txt"
     if path.exists():

@@ -119,13 +119,14 @@ def resumed_recently(var_dir: Path) -> dict | None:
 
 
 def resume_evening(
-    path: Path, *, replace: bool = False, media: Path | None = None
+    path: Path, *, replace: bool = False, media: Path | None = None, told: list | None = None
 ) -> tuple[Path, Path | None]:
     """``manage.py resume``/``serve --resume``: the copy at ``path`` (a file, or the newest in a
     folder) checked and rebuilt, put in place of this laptop's database with the media files of
-    ``media`` (default: the copy's folder's ``media/``), migrated, and each room's ``resumed()`` run;
-    the copy used and where the replaced database went (None: nothing replaced).  Refusals are
-    ServiceError, with nothing changed."""
+    ``media`` (default: the copy's folder's ``media/``), migrated, and each room's ``resumed()`` run
+    (what one returns, messages for the arbiter such as a word list the copy came without, is
+    added to ``told``); the copy used and where the replaced database went (None: nothing
+    replaced).  Refusals are ServiceError, with nothing changed."""
     from django.apps import apps
     from django.conf import settings
     from django.core.management import call_command
@@ -152,7 +153,9 @@ def resume_evening(
     for config in apps.get_app_configs():
         resumed = getattr(config, "resumed", None)
         if resumed is not None:
-            resumed()
+            said = resumed()
+            if told is not None and said:
+                told.extend(said)
     connections.close_all()
     return copy, aside
 

@@ -17,6 +17,7 @@ from engine.movegen import Position
 from engine.notation import RackText
 from engine.play import Play
 from engine.scoring import apply
+from lexicons.files import lexicon_file
 from lexicons.loaded import engine_lexicon, lexicon_default_row
 from lexicons.models import LexiconList
 from results.exports import game_record
@@ -81,7 +82,9 @@ def _replayed(
         raise ServiceError.because("training_file_invalid", error.message) from None
     if len(record.rounds) > MAX_ROUNDS:
         raise ServiceError("training_too_long", rounds=MAX_ROUNDS)
-    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed, (row.path, row.name))
+    return TrainingGame(
+        record.title or title, record, replay.plays, lexicon, seed, (str(lexicon_file(row.path)), row.name)
+    )
 
 
 def club_game(game_id: int) -> TrainingGame:
@@ -107,7 +110,7 @@ def random_game(seed: int, row: LexiconList | None = None) -> TrainingGame:
     placements, searched by the worker (``worker.Preparing`` until then) and kept."""
     row = row or lexicon_default_row()
     key = f"training-game:{row.sha256}:{seed}"
-    found = worker.prepared(key, searches.random_record, seed, row.path, row.name)
+    found = worker.prepared(key, searches.random_record, seed, str(lexicon_file(row.path)), row.name)
     return replace(_replayed(found["record"], row, "", seed), best=tuple(found["best"]))
 
 

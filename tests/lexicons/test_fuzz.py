@@ -8,7 +8,6 @@ import gzip
 import re
 import unicodedata
 import zlib
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine.lexicon import LexiconError
 from engine.lexicon.normalize import read_words
+from lexicons.files import lexicon_file
 from lexicons.loaded import lexicon_default_row
 from lexicons.models import LexiconList
 from lexicons.services import lexicon_name
@@ -57,7 +57,7 @@ def _assert_stored_or_refused(client, media, name: str, data: bytes) -> None:
     response = _post(client, name, data)
     if response.status_code == 302:
         tournament = Tournament.objects.latest("pk")
-        stored = Path(tournament.lexicon.path).read_bytes()
+        stored = lexicon_file(tournament.lexicon.path).read_bytes()
         assert stored.endswith(b"\n") and stored.decode("ascii").split("\n")[:-1] == sorted(
             set(stored.decode("ascii").split("\n")[:-1])
         )

@@ -62,8 +62,9 @@ def played(tmp_path_factory):
     copy = backup.copy_database(source, key)
     source.close()
     edited = sqlite3.connect(copy)
+    # As a version that kept absolute paths wrote it (lexicons.files: now "shipped:<file>").
     edited.execute("UPDATE tournaments_lexiconlist SET path = '/old-laptop/arbiter/engine/lexicon/data/' || "
-                   "replace(path, rtrim(path, replace(path, '/', '')), '')")  # fmt: skip
+                   "substr(path, length('shipped:') + 1) WHERE path LIKE 'shipped:%'")  # fmt: skip
     edited.commit()
     edited.close()
     return key, copy, held

@@ -9,20 +9,25 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from server.language import interface_language
 from server.restore import resume_evening
 from server.writes import ServiceError
 
 
 def resume_or_refuse(path: str, *, replace: bool, write, media: Path | None = None) -> None:
     """The copy resumed (with the media files of ``media``, default beside the copy), what happened
-    written with ``write``; a refusal as a CommandError in French then English (nothing changed)."""
+    written with ``write`` (and what a room has to tell, such as a word list the copy came without);
+    a refusal as a CommandError in French then English (nothing changed)."""
+    told = []
     try:
-        copy, aside = resume_evening(Path(path), replace=replace, media=media)
+        copy, aside = resume_evening(Path(path), replace=replace, media=media, told=told)
     except ServiceError as error:
         raise CommandError(f"{error.message.text('fr')}\n{error.message.text('en')}") from error
     write(_("Soirée reprise depuis %(path)s.") % {"path": copy})
     if aside is not None:
         write(_("L'ancienne base de ce portable est gardée sous %(path)s.") % {"path": aside})
+    for message in told:
+        write(message.text(interface_language()))
     write(
         _(
             "Un coup qui était en cours se ferme avec les bulletins reçus ; l'arbitre peut encore "
