@@ -263,6 +263,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 1000},
         },
     }
+#: Sessions in the database alone (never ``cached_db``), on the laptop and on a server: the laptop's two
+#: processes (the room's and the strangers', server/serve.py) each keep their own memory cache, and a
+#: session one of them kept would outlive a logout, a password change or a resume made through the
+#: other (tests/server/test_sessions_two_processes.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 #: Unknown join links a client address may ask for in a minute before it is answered 429 (a link that
 #: names a player is always served: server/ratelimit.py).
 TOKEN_GUESSES_PER_MINUTE = int(env_str("ARBITER_TOKEN_GUESSES_PER_MINUTE", "30"))
