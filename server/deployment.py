@@ -56,11 +56,13 @@ class Layout:
     nginx_user: str = "www-data"  # nginx's workers' account: reads the static files
     static: Path = field(default_factory=lambda: Path(settings.STATIC_ROOT))
     worker_concurrency: int = WORKER_CONCURRENCY
+    #: nginx's HTTPS fields (server.proxy.Proxy: certificate, certificate_key, redirect, acme_root).
+    tls: tuple[tuple[str, str], ...] = ()
 
     def proxy(self) -> Proxy:
         return Proxy(
             listen=self.listen, app=self.web, publisher=self.publisher, run=self.run, static=self.static,
-            foreground=True, user=self.nginx_user, strangers=self.strangers,
+            foreground=True, user=self.nginx_user, strangers=self.strangers, **dict(self.tls),
         )  # fmt: skip
 
     def environment(self) -> dict[str, str]:

@@ -19,6 +19,24 @@ CONNECTIONS = 16384
 PER_ADDRESS_CONNECTIONS = 4000
 
 
+#: Where certbot --webroot writes its challenges (Debian's nginx's default root: it exists).
+ACME_ROOT = "/var/www/html"
+TLS = """ssl_certificate {certificate};
+        ssl_certificate_key {key};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:tls:10m;
+        ssl_session_timeout 1d;"""
+REDIRECT = """server {{
+        listen {listen};
+        location /.well-known/acme-challenge/ {{
+            root {root};
+        }}
+        location / {{
+            return 301 https://$host$request_uri;
+        }}
+    }}"""
+
+
 @dataclass(frozen=True)
 class Proxy:
     listen: str  # where the phones connect: "80", "0.0.0.0:8080"
@@ -34,6 +52,14 @@ class Proxy:
     #: The strangers' web processes (a simultaneous's public page, training): a gunicorn of their own,
     #: at a lower priority, so that the room's requests never wait behind theirs; "": the room's.
     strangers: str = ""
+    #: HTTPS: the certificate's and its key's files (PEM: Let's Encrypt's fullchain.pem, privkey.pem);
+    #: ``listen`` then speaks TLS only.  "": plain HTTP.
+    certificate: str = ""
+    certificate_key: str = ""
+    #: With HTTPS, a plain-HTTP port ("80") redirecting to it, and the folder it serves the certificate
+    #: authority's challenges from (certbot --webroot); "": none.
+    redirect: str = ""
+    acme_root: str = ACME_ROOT
 
     @property
     def open_files(self) -> int:
@@ -49,7 +75,9 @@ class Proxy:
             "@USER@": f"user {self.user};" if self.user else "",
             "@APP@": self.app,
             "@STRANGERS@": self.strangers or self.app,
-            "@LISTEN@": self.listen,
+            "@LISTEN@": f"{self.listen} ssl" if self.certificate else self.listen,
+            "@TLS@": self._tls(),
+            "@REDIRECT@": self._redirect(),
             "@PUBLISHER@": self.publisher,
             "@STATIC@": str(self.static).rstrip("/"),
             "@OPEN_FILES@": str(self.open_files),
@@ -61,6 +89,16 @@ class Proxy:
         for word, value in values.items():
             text = text.replace(word, value)
         return text
+
+    def _tls(self) -> str:
+        if not self.certificate:
+            return ""
+        return TLS.format(certificate=self.certificate, key=self.certificate_key)
+
+    def _redirect(self) -> str:
+        if not (self.certificate and self.redirect):
+            return ""
+        return REDIRECT.format(listen=self.redirect, root=self.acme_root)
 
     def publish_url(self) -> str:
         """``ARBITER_PUSH_PUBLISH_URL`` for the web and worker processes."""

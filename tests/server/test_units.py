@@ -135,6 +135,13 @@ def test_printed_without_write_and_refused_where_it_cannot_write(tmp_path):
     printed = out.getvalue()
     assert "# ==> /etc/systemd/system/arbiter-web.service <==" in printed
     assert "# ==> /etc/arbiter/nginx.conf <==" in printed and "Restart=on-failure" in printed
+    # HTTPS goes through to nginx's configuration.
+    out = io.StringIO()
+    certificate = ["--certificate", "/etc/letsencrypt/live/a.example/fullchain.pem"]
+    key = ["--certificate-key", "/etc/letsencrypt/live/a.example/privkey.pem"]
+    call_command("systemd_units", "--listen", "443", "--redirect", "80", *certificate, *key, stdout=out)
+    assert "listen 443 ssl;" in out.getvalue() and "return 301 https://$host$request_uri;" in out.getvalue()
+    assert "ssl_certificate_key /etc/letsencrypt/live/a.example/privkey.pem;" in out.getvalue()
     (tmp_path / "file").write_text("")
     with pytest.raises(CommandError, match="file/units"):
         call_command(

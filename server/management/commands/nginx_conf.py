@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from server import proxy
 from server.proxy import Proxy
@@ -16,6 +16,30 @@ def _positive(text: str) -> int:
     if value < 1:
         raise ValueError(text)
     return value
+
+
+def add_tls_arguments(parser) -> None:
+    parser.add_argument("--certificate", default="", help="HTTPS: the certificate's file (fullchain.pem)")
+    parser.add_argument("--certificate-key", default="", help="HTTPS: its key's file (privkey.pem)")
+    parser.add_argument(
+        "--redirect", default="",
+        help="with HTTPS: a plain-HTTP port (80) redirecting to it and serving certbot's challenges",
+    )  # fmt: skip
+    parser.add_argument(
+        "--acme-root", default=proxy.ACME_ROOT, help=f"certbot --webroot's folder (default {proxy.ACME_ROOT})"
+    )
+
+
+def tls_options(options: dict) -> dict:
+    """``Proxy``'s HTTPS fields from the options, or a clear refusal."""
+    if bool(options["certificate"]) != bool(options["certificate_key"]):
+        raise CommandError("--certificate and --certificate-key go together.")
+    if options["redirect"] and not options["certificate"]:
+        raise CommandError("--redirect sends plain HTTP to HTTPS: it needs --certificate.")
+    return {
+        "certificate": options["certificate"], "certificate_key": options["certificate_key"],
+        "redirect": options["redirect"], "acme_root": options["acme_root"],
+    }  # fmt: skip
 
 
 class Command(BaseCommand):
@@ -45,6 +69,7 @@ class Command(BaseCommand):
             f"answers 503 (default {proxy.PER_ADDRESS_CONNECTIONS}: a hall of 1,500 phones behind one "
             "Internet address)",
         )  # fmt: skip
+        add_tls_arguments(parser)
 
     def handle(self, *args, **options):
         front = Proxy(
@@ -57,6 +82,7 @@ class Command(BaseCommand):
             connections=options["connections"],
             per_address=options["per_address_connections"],
             strangers=options["strangers"],
+            **tls_options(options),
         )
         self.stdout.write(front.conf())
         self.stderr.write(

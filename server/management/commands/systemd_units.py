@@ -10,6 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from server.deployment import Layout, missing_programs
+from server.management.commands.nginx_conf import add_tls_arguments, tls_options
 from server.units import Units
 
 
@@ -47,6 +48,7 @@ class Command(BaseCommand):
             help="nginx's workers' account (reads the static files)",
         )
         parser.add_argument("--units-dir", default="/etc/systemd/system", help="where --write puts the units")
+        add_tls_arguments(parser)
         parser.add_argument("--write", action="store_true", help="write the files instead of printing them")
 
     def handle(self, *args, **options):
@@ -56,7 +58,7 @@ class Command(BaseCommand):
         layout = Layout(
             listen=options["listen"], web=options["web"], strangers=options["strangers"],
             publisher=options["publisher"], nginx_conf=Path(options["nginx_conf"]), run=Path(options["run"]),
-            nginx_user=options["nginx_user"],
+            nginx_user=options["nginx_user"], tls=tuple(tls_options(options).items()),
         )  # fmt: skip
         units = Units(layout, user=options["user"], env_file=Path(options["env_file"]))
         files = {Path(options["units_dir"]) / name: text for name, text in units.files().items()}
