@@ -14,6 +14,7 @@ joined yet (its players' links are made here)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -116,16 +117,28 @@ def _create_dated(model, objs: list, name: str, moments: list) -> None:
 
 
 def _insert_slips(slips: list[tuple], round_ids: list[int], player_ids: dict) -> None:
+    """Every slip in one statement: ``executemany`` on SQLite (one prepared statement run per row,
+    in the library), ``COPY`` on PostgreSQL (its executemany sends a statement a row: 10 s for
+    112,500 slips, against 1 s)."""
     if not slips:
         return
     quote = connection.ops.quote_name
-    columns = [Submission._meta.get_field(name).column for name in SLIP_COLUMNS]
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Submission._meta.db_table), ", ".join(map(quote, columns)), ", ".join(["%s"] * len(columns))
-    )
+    table = quote(Submission._meta.db_table)
+    columns = ", ".join(quote(Submission._meta.get_field(name).column) for name in SLIP_COLUMNS)
     rows = [(round_ids[at], player_ids[player], *rest) for at, player, *rest in slips]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        if connection.vendor != "postgresql":
+            values = ", ".join(["%s"] * len(SLIP_COLUMNS))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({values})", rows)
+            return
+        sql = f"COPY {table} ({columns}) FROM STDIN"
+        start = time.monotonic()
+        with connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
+        if connection.queries_logged:  # Django's debug log, as it records an executemany
+            took = f"{time.monotonic() - start:.3f}"
+            connection.queries_log.append({"sql": f"{len(rows)} times: {sql}", "time": took})
 
 
 def _write_changes(
