@@ -479,10 +479,10 @@ def from_plays(
     title: str | None = None,
     date: str | None = None,
     seed: int | str | None = None,
-    letters: LetterSet = FRENCH,
+    letters: LetterSet | None = None,
 ) -> GameRecord:
     """The record of a game played: each round's rack and the top placed, with ``lexicon``'s name
-    and the game's ``letters``.
+    and the game's ``letters`` (by default the racks' set).
 
     ``tied`` gives, per round, how many moves reached the top (None where not
     counted).  Nothing is checked here; ``check`` replays the result.
@@ -494,6 +494,8 @@ def from_plays(
         RecordRound(rack, play.ref, play.word, play.score, n)
         for rack, play, n in zip(racks, plays, tied, strict=True)
     )
+    if letters is None:
+        letters = racks[0].letter_set if racks else FRENCH
     return GameRecord(lexicon, rounds, title=title, date=date, seed=seed, letters=letters)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.alphabet import FRENCH, LetterSet
 from engine.messages import Message, register
+from engine.tiletext import TileTextError, word_tiles
 
 _WORD = re.compile(r"[A-Z]{2,15}")
 _LIGATURES = str.maketrans({"œ": "OE", "Œ": "OE", "æ": "AE", "Æ": "AE"})
@@ -89,9 +90,16 @@ class ListReading:
 
 
 def spelled_word(raw: str, letters: LetterSet) -> str | None:
-    """The word's graph key in ``letters``, cut by the set's spelling rule, or None."""
+    """The word's graph key in ``letters``, cut by the set's spelling rule (or written with its
+    tiles of several characters in brackets, ``CO[CH]E``), or None."""
     if letters is FRENCH:
         return normalize_word(raw)
+    if "[" in raw:
+        try:
+            tiles, _lower = word_tiles(raw.strip().upper(), letters)
+        except TileTextError:
+            return None
+        return letters.key(tiles) if 2 <= len(tiles) <= 15 else None
     return letters.key_of(letters.fold(raw))
 
 

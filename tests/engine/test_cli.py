@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import record
+from engine.cli import play_game as cli_play_game
 from engine.draw import bag_left
 from engine.movegen import all_plays, find_best, find_tops
 from tests.conftest import REFERENCE_GAMES
+from tests.engine import languages
 from tests.engine.games import reference_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +147,80 @@ def test_best_refuses_a_round_the_record_does_not_have_a_broken_record_and_a_cou
     done = run("best", str(path), "1")
     assert done.returncode == 2
     assert "Tour 3" in done.stderr
+
+
+# -- other letter sets --------------------------------------------------------------------
+
+
+def run_with(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ARBITER_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "engine", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture
+def spanish_list(tmp_path) -> Path:
+    path = tmp_path / "palabras.txt"
+    lines = [*languages.word_list("es"), "kiwi", "web"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_spanish_game_is_played_and_replayed_with_a_list_made_here(tmp_path, spanish_list):
+    game = tmp_path / "partida.json"
+    played = run_with(
+        tmp_path, "--letters", "es", "--lexicon", str(spanish_list), "play", "--seed", "3", "--out", str(game)
+    )
+    assert played.returncode == 0, played.stderr
+    # The two words the Spanish set cannot spell are counted, not silently dropped.
+    assert "2 ligne(s)" in played.stderr and "kiwi" in played.stderr
+    data = json.loads(game.read_text(encoding="utf-8"))
+    assert data["format"] == "duplicate-game/2" and data["letters"] == "es"
+    assert any("[" in r["rack"] for r in data["rounds"])
+    done = run_with(tmp_path, "--lexicon", str(spanish_list), "replay", str(game), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(rows) == len(data["rounds"])
+    assert all(r["top"] == r["expected"] and r["tied"] == r["expected_tied"] for r in rows)
+
+
+def test_a_catalan_record_written_without_brackets_in_its_words_replays(tmp_path):
+    words = tmp_path / "paraules.txt"
+    words.write_text("\n".join(languages.word_list("ca")) + "\n", encoding="utf-8")
+    lexicon = languages.lexicon("ca")
+    data = record.to_dict(cli_play_game(9, lexicon))
+    for r in data["rounds"]:
+        r["word"] = r["word"].replace("[", "").replace("]", "")
+    game = tmp_path / "partida.json"
+    game.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    done = run_with(tmp_path, "--lexicon", str(words), "replay", str(game), "--json")
+    assert done.returncode == 0, done.stderr
+    assert all(
+        json.loads(line)["tied"] == json.loads(line)["expected_tied"] for line in done.stdout.splitlines()
+    )
+
+
+def test_a_rack_with_a_tile_the_set_lacks_is_refused_with_its_round(tmp_path, spanish_list):
+    data = {
+        "format": "duplicate-game/2",
+        "letters": "es",
+        "lexicon": "palabras",
+        "rounds": [{"rack": "KOCHEAA", "ref": "H8", "word": "COCHE", "score": 20}],
+        "total": 20,
+    }
+    game = tmp_path / "k.json"
+    game.write_text(json.dumps(data), encoding="utf-8")
+    done = run_with(tmp_path, "--lexicon", str(spanish_list), "replay", str(game))
+    assert done.returncode == 2
+    assert "Tour 1" in done.stderr and "« K » n'est pas une tuile du jeu « es »" in done.stderr
+
+
+def test_a_record_of_an_unknown_set_and_a_set_without_a_list_are_said(tmp_path):
+    data = {"format": "duplicate-game/2", "letters": "tlh", "lexicon": "x", "rounds": [], "total": 0}
+    game = tmp_path / "tlh.json"
+    game.write_text(json.dumps(data), encoding="utf-8")
+    done = run_with(tmp_path, "replay", str(game))
+    assert done.returncode == 2
+    assert "« tlh » inconnu" in done.stderr
+    bare = run_with(tmp_path, "--letters", "es", "play", "--seed", "1")
+    assert bare.returncode == 2 and "--lexicon" in bare.stderr

@@ -213,3 +213,9 @@ def test_a_board_with_two_letter_tiles_reads_back():
     text = board_text(board, SPANISH)
     assert "[CH]O" in text and "[ll]" in text
     assert parse_board(text, SPANISH) == board
+
+
+def test_a_list_may_write_its_tiles_of_several_characters_in_brackets():
+    lexicon = Lexicon.from_words(["CO[CH]E", "[ll]ama", "CO[XX]E"], letters=SPANISH)
+    assert lexicon.word_count == 2 and lexicon.unspellable == 1
+    assert "COCHE" in lexicon and "LLAMA" in lexicon
