@@ -66,11 +66,11 @@ class Stack:
             signal.signal(number, lambda *_: self.stopping.set())
 
     def prepare(self) -> bool:
-        """The database migrated, the static files collected, the first account made (its password
-        printed the first time), nginx's configuration written; False when one of them failed or a
-        stop was asked meanwhile."""
+        """The database migrated, the static files collected, the guides built, the first account
+        made (its password printed the first time), nginx's configuration written; False when one of
+        them failed or a stop was asked meanwhile."""
         for command in (["migrate", "--verbosity=1"], ["collectstatic", "--noinput", "--verbosity=0"],
-                        ["first_account"]):  # fmt: skip
+                        ["build_guides"], ["first_account"]):  # fmt: skip
             done = subprocess.run(manage(*command), cwd=settings.BASE_DIR, env=self.environment())
             if self.stopping.is_set():
                 return False

@@ -1,10 +1,11 @@
 """``manage.py stack``: the whole scale deployment on one machine, started as someone trying it would
 (on a PostgreSQL database of its own and a Redis), answers through nginx: a page and its static file,
-the first account's login, the strangers' pages, a phone's page, a top searched by the Celery worker
-and the room's state pushed by it to a phone listening through nchan.  Its processes run exactly the
-commands the systemd services start (``manage.py systemd_units``).  Stopped by SIGINT, even started
-with SIGINT ignored (a shell's background job), it stops every process it started and removes its
-folder.  Real processes, real PostgreSQL, Redis and nginx; under CI=true never skipped."""
+the first account's login, the guides, the strangers' pages, a phone's page, a top searched by the
+Celery worker and the room's state pushed by it to a phone listening through nchan.  Its processes
+run exactly the commands the systemd services start (``manage.py systemd_units``).  Stopped by
+SIGINT, even started with SIGINT ignored (a shell's background job), it stops every process it
+started and removes its folder.  Real processes, real PostgreSQL, Redis and nginx; under CI=true
+never skipped."""
 
 from __future__ import annotations
 
@@ -194,6 +195,8 @@ def test_the_stack_answers_through_nginx_and_stops_whole_on_sigint(database, red
         form = {"csrfmiddlewaretoken": csrf, "username": "arbitre", "password": password}
         status, _headers, _page, landed = browser.open("/login/", form)
         assert status == 200 and not landed.endswith("/login/"), landed
+        # The guides, built by the stack's start, are served.
+        assert browser.open("/aide/")[0] == 200
         # The strangers' pages go to their own gunicorn, which answers.
         status, headers, _page, _url = browser.open("/entrainement/")
         assert status == 200 and headers["X-Arbiter"] == "1"
@@ -225,6 +228,37 @@ def test_the_stack_answers_through_nginx_and_stops_whole_on_sigint(database, red
     assert not folder.exists()
 
 
+def test_the_stack_stopped_by_sigterm_while_it_starts_leaves_nothing(database, redis_server, tmp_path):
+    """SIGTERM as the stack prepares (a service manager, a closed terminal): whatever it started by
+    then is stopped, and it ends without an error."""
+    require_nginx()
+    mark = f"arbiter-stack-test-{secrets.token_hex(8)}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITER_")}
+    env.update(
+        DATABASE_URL=database, REDIS_URL=f"{redis_server}/5", ARBITER_VAR_DIR=str(tmp_path / "var"),
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(40), ARBITER_STACK_TEST_MARK=mark, PYTHONUNBUFFERED="1",
+    )  # fmt: skip
+    log_path = tmp_path / "stack.log"
+    with log_path.open("w") as log:
+        stack = subprocess.Popen(
+            [sys.executable, "manage.py", "stack"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        assert wait_for(
+            lambda: "publisher 127.0.0.1:" in log_path.read_text() or stack.poll() is not None, 120
+        )
+        stack.send_signal(signal.SIGTERM)
+        stack.wait(timeout=180)
+    finally:
+        if stack.poll() is None:
+            os.killpg(stack.pid, signal.SIGKILL)
+    said = log_path.read_text()
+    assert stack.returncode == 0 and said.rstrip().endswith("[stack] stopped"), said[-3000:]
+    started = {int(pid) for pid in re.findall(r"\[stack\] \w+: pid (\d+)", said)}
+    assert _sessions_alive({stack.pid, *started}) == [] and _marked(mark) == []
+
+
 def _python(code: str, env: dict) -> str:
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "arbiter.settings"},
@@ -232,3 +266,15 @@ def _python(code: str, env: dict) -> str:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
+
+
+def test_the_stack_without_redis_says_what_it_needs(settings):
+    """A try on the laptop's settings: refused in words, nothing started."""
+    from django.core.management import CommandError
+
+    require_nginx()
+    settings.REDIS_URL = ""
+    with pytest.raises(CommandError, match=r"The stack needs: REDIS_URL \(the worker's broker"):
+        call_command("stack")
+    with pytest.raises(CommandError, match="a port is 1 to 65535"):
+        call_command("stack", "--port", "70000")

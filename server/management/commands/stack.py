@@ -21,6 +21,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, port: int, **options):
+        if not 0 <= port <= 65535:
+            raise CommandError(f"--port {port}: a port is 1 to 65535 (0: a free one)")
         missing = missing_programs()
         if not settings.REDIS_URL:
             missing.append("REDIS_URL (the worker's broker: redis://127.0.0.1:6379/0)")
@@ -28,8 +30,6 @@ class Command(BaseCommand):
             missing.append("DATABASE_URL (PostgreSQL: postgres://user@127.0.0.1:5432/arbiter)")
         if missing:
             raise CommandError("The stack needs: " + "; ".join(missing))
-        if not 0 <= port <= 65535:
-            raise CommandError(f"--port {port}: a port is 1 to 65535 (0: a free one)")
 
         def say(line: str) -> None:
             self.stdout.write(f"[stack] {line}")
