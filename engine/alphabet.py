@@ -61,6 +61,30 @@ class LetterSet:
     kept: frozenset[str] = frozenset()
     #: The source of the table, for people.
     source: str = ""
+    # Derived once, in ``__post_init__``: the search reads them in its inner loops.
+    #: The cross-check mask allowing every tile.
+    all_letters: int = field(init=False, repr=False)
+    #: ``tile_values[tile]`` for any board or rack code (0..63): a blank is worth 0 (§2).
+    tile_values: tuple[int, ...] = field(init=False, repr=False)
+    #: Tile name (upper case, or another spelling of it) -> code.
+    by_name: dict[str, int] = field(init=False, repr=False)
+    #: Every way of writing a tile, longest first: how a word is cut.
+    cutting: tuple[tuple[str, int], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_name = {n: c for c, n in enumerate(self.names) if n and c != BLANK}
+        by_name.update(self.spellings)
+        tile_values = tuple(
+            0 if t & BLANK_FLAG or t == BLANK else self.values[t & LETTER_MASK] for t in range(64)
+        )
+        derived = {
+            "all_letters": sum(1 << c for c in self.letters),
+            "tile_values": tile_values,
+            "by_name": by_name,
+            "cutting": tuple(sorted(by_name.items(), key=lambda item: -len(item[0]))),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def make(cls, code, table, vowels="AEIOU", flexible=(), blanks=2, spellings=None, source=""):
@@ -84,37 +108,6 @@ class LetterSet:
         )
 
     # -- derived tables (cheap, computed once per set) -------------------------------
-
-    @property
-    def all_letters(self) -> int:
-        """The cross-check mask allowing every tile."""
-        return self.__dict__.setdefault("_all", sum(1 << c for c in self.letters))
-
-    @property
-    def tile_values(self) -> tuple[int, ...]:
-        """``tile_values[tile]`` for any board or rack code (0..63): a blank is worth 0 (§2)."""
-        found = self.__dict__.get("_tile_values")
-        if found is None:
-            found = tuple(
-                0 if t & BLANK_FLAG or t == BLANK else self.values[t & LETTER_MASK] for t in range(64)
-            )
-            self.__dict__["_tile_values"] = found
-        return found
-
-    @property
-    def multi(self) -> bool:
-        """Whether some tile's name has more than one character (then written in brackets)."""
-        return any(len(n) > 1 for n in self.names)
-
-    @property
-    def by_name(self) -> dict[str, int]:
-        """Tile name (upper case, or another spelling of it) -> code."""
-        found = self.__dict__.get("_by_name")
-        if found is None:
-            found = {n: c for c, n in enumerate(self.names) if n and c != BLANK}
-            found.update(self.spellings)
-            self.__dict__["_by_name"] = found
-        return found
 
     @property
     def tile_count(self) -> int:
@@ -214,15 +207,6 @@ class LetterSet:
     def spell(self, word: str) -> tuple[int, ...] | None:
         """The tiles of a word as written anywhere (accents, lower case), or None."""
         return self.cut(self.fold(word))
-
-    @property
-    def cutting(self) -> tuple[tuple[str, int], ...]:
-        """Every way of writing a tile, longest first."""
-        found = self.__dict__.get("_cut")
-        if found is None:
-            found = tuple(sorted(self.by_name.items(), key=lambda item: -len(item[0])))
-            self.__dict__["_cut"] = found
-        return found
 
     def key(self, tiles) -> str:
         """The tiles as the lexicon's graph stores them: one character per tile (``chr(64 + code)``);

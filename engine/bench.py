@@ -84,7 +84,10 @@ def search_times(positions, passes: int = PASSES, cold: bool = False) -> list[fl
 
 def best_times(positions, n: int = BEST_N, passes: int = PASSES) -> list[float]:
     """The time of each round's list of the ``n`` best placements, ordered with the round's bag."""
-    bags = [bag_left(filter(None, position.board.cells), position.rack) for position, _ in positions]
+    bags = [
+        bag_left(filter(None, position.board.cells), position.rack, position.lexicon.letters)
+        for position, _ in positions
+    ]
     fastest = [float("inf")] * len(positions)
     for _ in range(passes):
         for i, (position, _blanks) in enumerate(positions):

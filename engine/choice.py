@@ -16,18 +16,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.draw import game_over, remaining_after
 from engine.play import Play
 
 
-def ends_game(play: Play, rack: Sequence[int], bag_tiles: Iterable[int]) -> bool:
+def ends_game(play: Play, rack: Sequence[int], bag_tiles: Iterable[int], letters: LetterSet = FRENCH) -> bool:
     """Whether the game is over once ``play`` is placed: the tiles left unplayed
-    (the bag and the reliquat) meet an end condition of §3.2."""
-    unplayed = (*bag_tiles, *remaining_after(rack, play.rack_used))
-    return game_over(unplayed) is not None
+    (the bag and the reliquat) meet an end condition of §3.2 (vowels as ``letters`` says)."""
+    unplayed = (*bag_tiles, *remaining_after(rack, play.rack_used, letters))
+    return game_over(unplayed, letters) is not None
 
 
-def ranked(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int] | None) -> list[Play]:
+def ranked(
+    plays: Iterable[Play],
+    rack: Sequence[int],
+    bag_tiles: Iterable[int] | None,
+    letters: LetterSet = FRENCH,
+) -> list[Play]:
     """The tied tops in order of preference; the first is the proposal.
 
     ``bag_tiles`` None: the bag is not known, so the second rule (a move that
@@ -37,13 +43,15 @@ def ranked(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int] 
 
     def preference(play: Play):
         ref = play.ref
-        ends = bag is not None and ends_game(play, rack, bag)
+        ends = bag is not None and ends_game(play, rack, bag, letters)
         return (play.blanks, not ends, ref.row, ref.col, not ref.horizontal, play.word)
 
     return sorted(plays, key=preference)
 
 
-def choose(plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int]) -> Play | None:
+def choose(
+    plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int], letters: LetterSet = FRENCH
+) -> Play | None:
     """The proposed top among tied moves, or None when there is none."""
-    order = ranked(plays, rack, bag_tiles)
+    order = ranked(plays, rack, bag_tiles, letters)
     return order[0] if order else None

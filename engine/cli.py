@@ -190,7 +190,7 @@ def play_game(seed: int, lexicon: Lexicon) -> record.GameRecord:
         if draw.end:
             break
         tops = searched.get(draw.tiles) or find_tops(Position(board.copy(), draw.tiles, lexicon, number == 1))
-        top = choose(tops.plays, draw.tiles, bag.tiles())
+        top = choose(tops.plays, draw.tiles, bag.tiles(), letters)
         apply(board, top)
         racks.append(parse_rack(draw.rack_text, letters))
         plays.append(top)

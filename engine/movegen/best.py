@@ -41,7 +41,7 @@ def find_best(position: Position, n: int = 10, bag: Iterable[int] | None = None)
     if n < 1:
         raise ValueError("n counts placements: at least 1")
     search = walk_slots(position, lambda *prepared: BestSearch(*prepared, n))
-    order = ranked(search.kept(), position.rack, bag)
+    order = ranked(search.kept(), position.rack, bag, position.lexicon.letters)
     return sorted(order, key=lambda play: -play.score)
 
 

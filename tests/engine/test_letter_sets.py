@@ -219,3 +219,14 @@ def test_a_list_may_write_its_tiles_of_several_characters_in_brackets():
     lexicon = Lexicon.from_words(["CO[CH]E", "[ll]ama", "CO[XX]E"], letters=SPANISH)
     assert lexicon.word_count == 2 and lexicon.unspellable == 1
     assert "COCHE" in lexicon and "LLAMA" in lexicon
+
+
+def test_the_end_of_the_game_follows_the_sets_vowels():
+    # {B, Y} goes on in French (Y takes the missing role, §3.2) but is all consonants in Spanish.
+    from engine.draw import EndReason, game_over
+
+    assert game_over((FRENCH.by_name["B"], FRENCH.by_name["Y"])) is None
+    assert (
+        game_over((SPANISH.by_name["B"], SPANISH.by_name["Y"]), SPANISH) is EndReason.NO_VOWEL_OR_NO_CONSONANT
+    )
+    assert game_over((SPANISH.by_name["B"], BLANK), SPANISH) is None
