@@ -57,8 +57,9 @@ class UnknownLetterSet(ValueError):
 
 
 def letter_set(code: str) -> LetterSet:
-    """The set of that code (``fr``, ``es``, ``ca``, ``en``); ``UnknownLetterSet`` otherwise."""
-    found = SETS.get(code) if isinstance(code, str) else None
+    """The set of that code (``fr``, ``es``, ``ca``, ``en``, in any case); ``UnknownLetterSet``
+    otherwise."""
+    found = SETS.get(code.strip().lower()) if isinstance(code, str) else None
     if found is None:
         raise UnknownLetterSet(code)
     return found

@@ -1,9 +1,11 @@
 """Tiles of any letter set as text (game-record.md, version 2): brackets around a tile whose name has
 several characters (``[CH]``, ``[ch]`` for a blank standing for it), one character for the others.
 
-Racks are always read tile by character outside brackets (a Spanish rack ``CH`` is the C and H
-tiles); a word may also be written without brackets, and is then cut by the set's spelling rule
-(``COCHE`` is C O CH E), which reads it one way only.  ``notation`` calls these for every set but
+Racks are read tile by character outside brackets (a Spanish rack ``CH`` is the C and H tiles);
+only a rack that cannot be read so, because a character is no tile by itself (Catalan ``QU``,
+``NY``, ``L·L``: there is no Q, Y or · tile), is cut by the set's spelling rule, which then reads
+it one way.  A word may also be written without brackets, and is then cut by the spelling rule
+(``COCHE`` is C O CH E).  ``notation`` calls these for every set but
 the French one, whose text keeps its own faster path.
 """
 
@@ -66,10 +68,31 @@ def _named(name: str, letters: LetterSet) -> int:
 
 def rack_codes(text: str, letters: LetterSet) -> tuple[int, ...]:
     """The tiles of a rack's text (no ``+`` or ``-``): ``?`` a blank, brackets around long names."""
-    codes = []
-    for piece, bracketed in _pieces(text):
-        codes.append(BLANK if piece == "?" and not bracketed else _named(piece, letters))
+    codes: list[int] = []
+    run: list[str] = []
+    for piece, bracketed in [*_pieces(text), (None, True)]:
+        if not bracketed:
+            run.append(piece)
+            continue
+        codes.extend(_rack_run("".join(run), letters))
+        run.clear()
+        if piece is not None:
+            codes.append(_named(piece, letters))
     return tuple(codes)
+
+
+def _rack_run(run: str, letters: LetterSet) -> list[int]:
+    """Characters typed without brackets: a tile each, or, when one of them is no tile, the
+    spelling rule's cut."""
+    try:
+        return [BLANK if ch == "?" else _named(ch, letters) for ch in run]
+    except TileTextError:
+        codes: list[int] = []
+        for part in run.split("?"):
+            if part:
+                _cut_run(part.upper(), letters, codes, [])
+            codes.append(BLANK)
+        return codes[:-1]
 
 
 def word_tiles(text: str, letters: LetterSet) -> tuple[tuple[int, ...], tuple[bool, ...]]:

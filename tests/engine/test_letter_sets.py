@@ -230,3 +230,10 @@ def test_the_end_of_the_game_follows_the_sets_vowels():
         game_over((SPANISH.by_name["B"], SPANISH.by_name["Y"]), SPANISH) is EndReason.NO_VOWEL_OR_NO_CONSONANT
     )
     assert game_over((SPANISH.by_name["B"], BLANK), SPANISH) is None
+
+
+def test_a_catalan_rack_typed_without_brackets_reads_the_one_way_it_can():
+    # There is no Q, Y or · tile: QU, NY and L·L typed plainly can only be those tiles.
+    rack = parse_rack("qua?l·lny", CATALAN)
+    assert names(CATALAN, rack.tiles) == ["QU", "A", "?", "L·L", "NY"]
+    assert str(rack) == "[QU]A?[L·L][NY]"
