@@ -390,7 +390,9 @@ def check_typed_rack(
     if round_number is not None:
         minimum = required_minimum(round_number, bag.tiles() + reliquat, letters)
         if not meets_minimum(reliquat + new, minimum, letters):
-            problems.append(Message("draw_below_minimum", {"minimum": minimum}))
+            # The sentence names the tiles that count as either: Y and the blank in French.
+            code = "draw_below_minimum" if letters.flexible - {BLANK} else "draw_below_minimum_blank"
+            problems.append(Message(code, {"minimum": minimum}))
     return problems
 
 
@@ -449,6 +451,12 @@ register(
             "Y et joker comptant pour l'une ou l'autre : il doit être rejeté.",
             "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
             "Y and blanks counting as either: it must be rejected.",
+        },
+        "draw_below_minimum_blank": {
+            "fr": "Ce tirage n'a pas au moins {minimum} voyelle(s) et {minimum} consonne(s), "
+            "le joker comptant pour l'une ou l'autre : il doit être rejeté.",
+            "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
+            "blanks counting as either: it must be rejected.",
         },
         "rejection_vowels": {"fr": "pas assez de voyelles", "en": "not enough vowels"},
         "rejection_consonants": {"fr": "pas assez de consonnes", "en": "not enough consonants"},

@@ -354,7 +354,7 @@ def load(data: str | bytes | dict, lexicon: Lexicon) -> GameRecord:
 #: Rack problems that break a drawing rule without making the game impossible: the tops can
 #: still be replayed, so a record carrying them loads, with a warning for the arbiter.  The
 #: format's errors are moves that cannot be placed, letters not in the rack, wrong scores.
-DRAW_DEVIATIONS = frozenset({"draw_rack_short", "draw_below_minimum"})
+DRAW_DEVIATIONS = frozenset({"draw_rack_short", "draw_below_minimum", "draw_below_minimum_blank"})
 
 
 class _Replay:

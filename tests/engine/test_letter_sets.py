@@ -237,3 +237,28 @@ def test_a_catalan_rack_typed_without_brackets_reads_the_one_way_it_can():
     rack = parse_rack("qua?l·lny", CATALAN)
     assert names(CATALAN, rack.tiles) == ["QU", "A", "?", "L·L", "NY"]
     assert str(rack) == "[QU]A?[L·L][NY]"
+
+
+def test_a_typed_rack_below_the_minimum_names_the_tiles_counting_as_either():
+    from engine.draw import check_typed_rack
+
+    spanish = [SPANISH.by_name[n] for n in ("B", "C", "D", "F", "G", "Y", "A")]
+    problems = check_typed_rack((), spanish, Bag.full(SPANISH), 1)
+    assert [p.code for p in problems] == ["draw_below_minimum_blank"]
+    assert "Y" not in problems[0].text("fr") and "joker" in problems[0].text("fr")
+    french = [FRENCH.by_name[n] for n in ("B", "C", "D", "F", "G", "H", "A")]
+    assert [p.code for p in check_typed_rack((), french, Bag.full(), 1)] == ["draw_below_minimum"]
+
+
+def test_a_spanish_record_with_a_rack_below_the_minimum_loads_with_a_warning():
+    from engine import record
+    from engine.movegen import Position, find_tops
+
+    lexicon = Lexicon.from_words(["bcdfgya"], letters=SPANISH)
+    rack = parse_rack("BCDFGYA", SPANISH)
+    top = find_tops(Position(Board(), rack.tiles, lexicon)).plays[0]
+    game = record.check(record.from_plays("x", [rack], [top]), lexicon)
+    assert [w.params["reason_fr"] for w in game.warnings if w.code == "record_in_round"] == [
+        "ce tirage n'a pas au moins 2 voyelle(s) et 2 consonne(s), le joker comptant pour l'une ou "
+        "l'autre : il doit être rejeté."
+    ]
