@@ -1,3 +1,7 @@
+// A redraw the page asks for (htmx.ajax) that a newer request replaces is aborted (hx-sync) and its
+// promise rejected with nothing: no fault, the screen's poll draws it a second later.
+function quiet() {}
+
 // Countdowns follow the server.  Each [data-countdown] element carries the seconds left when the
 // server rendered it (and the server's time); the browser's clock only measures the time elapsed
 // since then, so a laptop or phone whose clock is wrong still shows the right time left.
@@ -172,7 +176,8 @@ document.addEventListener("click", function (event) {
     if (panel && panel.dataset.page && want.dataset.round === panel.dataset.round) address += "&tranche=" + panel.dataset.page;
     loading = true;
     htmx.ajax("GET", address, { source: holder, target: "#slips", swap: "innerHTML" })
-      .finally(function () { loading = false; });
+      .finally(function () { loading = false; })
+      .catch(quiet);
   }
 
   // A slip stored, corrected or restored: the live region (its ranking) drawn again at once, even
@@ -183,7 +188,7 @@ document.addEventListener("click", function (event) {
       var live = document.getElementById("live");
       if (!live) return;
       var poll = live.getAttribute("hx-get").split("?")[0];
-      htmx.ajax("GET", poll, { source: live, target: "#live", swap: "outerHTML" });
+      htmx.ajax("GET", poll, { source: live, target: "#live", swap: "outerHTML" }).catch(quiet);
     }, 0);
   });
   document.addEventListener("DOMContentLoaded", check);
@@ -197,7 +202,7 @@ document.addEventListener("click", function (event) {
 document.addEventListener("toggle", function (event) {
   var details = event.target;
   if (!details.matches || !details.matches("details.missing-list") || !details.open) return;
-  htmx.ajax("GET", details.dataset.list, { source: details, target: details.querySelector(".missing-body"), swap: "innerHTML" });
+  htmx.ajax("GET", details.dataset.list, { source: details, target: details.querySelector(".missing-body"), swap: "innerHTML" }).catch(quiet);
 }, true);
 
 /* The new address after a resume: hidden by its button, and stays hidden on this laptop for that
