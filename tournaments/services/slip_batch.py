@@ -180,5 +180,7 @@ def first_try(player: Player, round_id: int, request_id: str) -> Submission | No
         now = timezone.now()
         may_wait = now < arrival.close_may_wait_until(cutoff) or arrival.slips_waiting_since(cutoff)
         if not may_wait or now > give_up:
-            return None
+            # The first try may have been stored and answered between the look above and this
+            # moment: one last look, then none.
+            return mine.first()
         time.sleep(FIRST_TRY_LOOK_SECONDS)
