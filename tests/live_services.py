@@ -46,12 +46,42 @@ def wait_for(predicate, seconds: float = 60.0) -> bool:
     return predicate()
 
 
-def free_port() -> int:
-    """A port free on every address: the laptop's server listens on all of them (``manage.py
-    serve``), and a port taken on one loopback address only would not be free for it."""
+#: Ports handed to the servers the tests start: below the kernel's range for outgoing connections
+#: (32768 and up on Linux), so no client socket holds one, and cut in slices, one per pytest-xdist
+#: worker, so two workers starting servers at the same instant never pick the same port (with the
+#: kernel's ``bind(0)`` they could: one test then talked to another worker's server, on another
+#: database).  Within a slice the ports are taken in turn from an offset of the process's own.
+PORTS_FROM, PORTS_TO, SLICES, STEP = 20000, 32000, 16, 4
+_turn: list[int] = []
+
+
+def _worker_index() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker[2:]) % SLICES if worker[2:].isdigit() else 0
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("0.0.0.0", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    """A port free on every address, with the next one free too: the laptop's server listens on all
+    addresses (``manage.py serve``), on its port and the next (the strangers' port)."""
+    width = (PORTS_TO - PORTS_FROM) // SLICES
+    start = PORTS_FROM + _worker_index() * width
+    if not _turn:
+        _turn.append((os.getpid() * STEP) % (width - STEP))
+    for _ in range(width // STEP):
+        port = start + _turn[0]
+        _turn[0] = (_turn[0] + STEP) % (width - STEP)
+        if _bindable(port) and _bindable(port + 1):
+            return port
+    raise RuntimeError(f"no free port in {start}..{start + width}")
 
 
 def listening(port: int) -> bool:
