@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "clubs",
     "lexicons",
     "tournaments",
+    "live",
     "results",
     "simultaneous",
     "review",
@@ -105,7 +106,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The arbiter's screen's and the projector's polls that find nothing new, before the session.
-    "tournaments.pulse.ScreenPulseMiddleware",
+    "live.pulse.ScreenPulseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -116,7 +117,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A database error on a phone's request answers 503 (retry) rather than 500.
-    "tournaments.middleware.PlayerDatabaseErrorMiddleware",
+    "live.middleware.PlayerDatabaseErrorMiddleware",
     # A browser that logged in gets its device cookie (server/logins.py).
     "server.logins.DeviceCookieMiddleware",
     # Wrong passwords are counted per client address and per account (django-axes), last.
@@ -333,7 +334,7 @@ STRANGER_PATHS = [r"/simultane/[^/]+/$", r"/entrainement/"]
 POLL_MEMO_SECONDS = 0.5
 #: How long a web process keeps a room's players (names, tables) for the phones' requests: read in one
 #: query for the whole room, they change only when the arbiter edits the list (seen at once by every
-#: process: an edit or a removal moves the room's mark in the shared cache, tournaments/room.py,
+#: process: an edit or a removal moves the room's mark in the shared cache, live/room.py,
 #: which each process checks before using what it kept).  Reading a hall of 1,500 players
 #: every half second in each web process cost a tenth of each slip in the last seconds of a round;
 #: every 5 s, still a tenth with 4 workers (py-spy, 2026-11-28): the mark keeps it true, the minute

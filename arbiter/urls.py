@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-#: A refusal for want of a right, in the interface's language, saying why (issue 23).
+#: A refusal for want of a right, in the interface's language, saying why.
 handler403 = "server.answers.forbidden"
 
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("server.urls")),
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
+    path("", include("live.urls")),
     path("", include("results.urls")),
     path("", include("simultaneous.urls")),
     path("", include("review.urls")),

@@ -45,8 +45,7 @@ register(
         "outbox_failed": {
             "fr": "Envoi abandonné : une erreur sur cet ordinateur (notée dans son journal). Envoyez à "
             "nouveau les résultats.",
-            "en": "Sending given up: an error on this computer (written in its log). Send the results "
-            "again.",
+            "en": "Sending given up: an error on this computer (written in its log). Send the results again.",
         },
         "export_no_round": {
             "fr": "Aucun coup n'a encore été placé : la partie n'a rien à exporter.",

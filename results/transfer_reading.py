@@ -21,9 +21,10 @@ from engine.categories import category_code
 from engine.messages import LANGUAGES, Message
 from engine.notation import parse_rack, parse_ref
 from engine.texts import forbidden_char, quoted
+from live.codes import code_ok
+from live.tried import PER_ROUND
 from results.transfer_checker import Checker, Full
 from server.writes import ServiceError
-from tournaments.codes import code_ok
 from tournaments.models import (
     MAX_TABLE,
     Game,
@@ -34,7 +35,6 @@ from tournaments.models import (
     Tournament,
     TriedSlip,
 )  # fmt: skip
-from tournaments.tried import PER_ROUND
 
 FORMAT = "arbiter-tournament/3"
 #: The formats read: /1 without the players' join codes, /2 without the rounds' tried slips.

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from results.transfer_reading import SLIP_FIELDS
-from tournaments.codes import codes_fresh
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament, new_token
+from tournaments.services.registration import codes_fresh
 
 #: A slip's columns as the prepared rows hold them: its round and player (filled in under the lock),
 #: who typed it, then the file's fields.

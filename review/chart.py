@@ -55,9 +55,7 @@ def cumulative_chart(
                 f'<text class="axis" x="{x(point.number):.1f}" y="{HEIGHT - 10}" '
                 f'text-anchor="middle">{point.number}</text>'
             )
-    out.append(
-        f'<text class="axis" x="2" y="{HEIGHT - 10}" text-anchor="start">{escape(round_label)}</text>'
-    )
+    out.append(f'<text class="axis" x="2" y="{HEIGHT - 10}" text-anchor="start">{escape(round_label)}</text>')
     for cls, attr in (("tops", "top_total"), ("mine", "paid_total")):
         path = " ".join(
             f"{x(n):.1f},{y(v):.1f}" for n, v in [(0, 0)] + [(p.number, getattr(p, attr)) for p in points]

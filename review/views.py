@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from engine.ranking import percent, rounded
+from live.views.player import unknown_token
 from review import reads
 from review.chart import cumulative_chart
 from server.language import interface_language
 from server.writes import ServiceError
 from tournaments.access import for_arbiter
 from tournaments.models import Game, Player
-from tournaments.views.player import unknown_token
 
 
 def _player_game(token: str, game_pk: int) -> tuple[Player | None, Game | None]:

@@ -85,9 +85,9 @@ class Screens:
         from django.urls import reverse
 
         self.client = client
-        self.page = reverse("tournaments:game_detail", args=[game_id])
-        self.projector = reverse("tournaments:projector", args=[game_id])
-        self.slips = reverse("tournaments:game_slips", args=[game_id])
+        self.page = reverse("live:game_detail", args=[game_id])
+        self.projector = reverse("live:projector", args=[game_id])
+        self.slips = reverse("live:game_slips", args=[game_id])
 
     def get(self, url: str, **data):
         return self.client.get(url, data, **HTMX)
@@ -159,6 +159,7 @@ def _bench(players: int, repeat: int) -> None:
     from django.urls import reverse
 
     from lexicons.loaded import lexicon_default_row
+    from live import services as live_services
     from server import memo
     from tournaments import services
     from tournaments.models import Player, Round
@@ -181,7 +182,7 @@ def _bench(players: int, repeat: int) -> None:
     for n, player in enumerate(everyone):
         if n % 5:
             text = f"{top['ref']} {top['word']} {top['score']}" if n % 3 else "H8 ZZZ 10"
-            services.submission_record(player=player, round_id=rnd.pk, text=text)
+            live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     sent = sum(1 for n in range(players) if n % 5)
     print(f"(round 1's {sent:,} slips stored in {time.perf_counter() - started:.1f} s)")
 
@@ -195,18 +196,18 @@ def _bench(players: int, repeat: int) -> None:
     _redraws(screens, repeat, slips=True)
     _action(
         "action: place the top",
-        lambda: client.post(reverse("tournaments:round_place", args=[rnd.pk]), {"index": 0}, **HTMX),
+        lambda: client.post(reverse("live:round_place", args=[rnd.pk]), {"index": 0}, **HTMX),
     )
     print("round 1 placed:")
     _redraws(screens, repeat, slips=True)
     _action(
         "action: draw round 2",
-        lambda: client.post(reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 2}, **HTMX),
+        lambda: client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": 2}, **HTMX),
     )
     second = Round.objects.get(game=game, number=2, status=Round.Status.DRAWN)
     _action(
         "action: start the clock",
-        lambda: client.post(reverse("tournaments:round_start", args=[second.pk]), **HTMX),
+        lambda: client.post(reverse("live:round_start", args=[second.pk]), **HTMX),
     )
     print("round 2 running, no slip yet (every table missing):")
     _redraws(screens, repeat)

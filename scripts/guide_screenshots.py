@@ -73,6 +73,7 @@ def _demo_evening() -> dict:
     from django.utils import timezone
 
     from lexicons.loaded import lexicon_default_row
+    from live import services as live_services
     from tournaments import services
     from tournaments.models import Round
 
@@ -87,14 +88,14 @@ def _demo_evening() -> dict:
     top = first.tops[0]
     for n, player in enumerate(players[:6]):
         text = f"{top['ref']} {top['word']} {top['score']}" if n != 3 else "H8 ZZZ 10"
-        services.submission_record(player=player, round_id=first.pk, text=text)
+        live_services.submission_record(player=player, round_id=first.pk, text=text)
     Round.objects.filter(pk=first.pk).update(deadline=timezone.now() - datetime.timedelta(minutes=1))
     services.round_close(round_id=first.pk)
     services.round_place_top(round_id=first.pk)
     second = services.round_draw(game_id=game.pk, expected_number=2).round
     services.round_start(round_id=second.pk)
     Round.objects.filter(pk=second.pk).update(deadline=timezone.now() + datetime.timedelta(seconds=150))
-    services.submission_record(
+    live_services.submission_record(
         player=players[0], round_id=second.pk, text=f"{second.tops[0]['ref']} {second.tops[0]['word']}"
     )
     return {"tournament": tournament.pk, "game": game.pk, "token": players[0].token}

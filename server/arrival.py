@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 #: The WSGI environ key of the arrival time (seconds since the epoch); a client cannot set it (its
 #: headers arrive as ``HTTP_*``).
 ENVIRON_KEY = "arbiter.received_at"
-#: The phone's slip URL (``player_urls``: ``player_submit``), matched before Django routes it.
+#: The phone's slip URL (``live.urls``: ``player_submit``), matched before Django routes it.
 SLIP_PATH = re.compile(r"/j/[^/]+/bulletin/\Z")
 #: A round waits at most this long after its deadline and grace for slips still queued: a request
 #: that never finishes must not keep the round open.

@@ -6,7 +6,7 @@ set, the process that changes a room (a web process, a Celery worker) POSTs one 
 nginx's nchan publisher (``deploy/nginx.conf``), and nginx sends it to every phone listening on the
 room's channel (server-sent events): holding 1,500 idle connections costs nginx almost nothing and
 costs Python nothing.  The message carries what every phone of the room shows in common (the rack,
-the clock, the top, the board: ``tournaments.broadcast``), and at a round's close each phone's own
+the clock, the top, the board: ``live.broadcast``), and at a round's close each phone's own
 result comes on a channel of its own, on the same connection: a change costs no request per phone.
 A phone whose connection drops asks for its screen as it reconnects (``player.js``) and polls every
 2 s while it is not connected, so nothing it missed is lost.

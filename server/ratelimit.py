@@ -48,7 +48,7 @@ def count_unknown(request) -> bool:
 
 def over_limit(request) -> bool:
     """Whether this client already went over the limit in this minute, counting nothing: a join code
-    (``tournaments.codes``, 40 bits) is refused to it even when it names a player, or a guesser
+    (``live.codes``, 40 bits) is refused to it even when it names a player, or a guesser
     going on past the 429s would find one in time."""
     try:
         count = cache.get(_key(request), 0)

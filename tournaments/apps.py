@@ -8,8 +8,8 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         from server import memo
 
-        # The room's sentences and tasks registered, its changes pushed (broadcast).
-        from tournaments import broadcast, messages, tasks  # noqa: F401
+        # The room's sentences and tasks registered, the room's players' mark moved on their changes.
+        from tournaments import marks, messages, tasks  # noqa: F401
         from tournaments.models import Game, Player, Round, SubmissionChange, Tournament
 
         # What the phones' polls remember is forgotten when these change (server/memo.py).

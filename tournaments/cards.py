@@ -13,7 +13,7 @@ from tournaments.models import Player, Tournament
 
 
 def join_path(player: Player) -> str:
-    """The player's personal link (the route ``tournaments:player_page``)."""
+    """The player's personal link (the route ``live:player_page``)."""
     return f"/j/{player.token}/"
 
 

@@ -18,7 +18,6 @@ from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
 from tournaments.models import MAX_TABLE, Player, Tournament
-from tournaments.phone import slip_text
 from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -273,16 +272,3 @@ class DrawForm(forms.Form):
 
 class PlaceTopForm(forms.Form):
     index = forms.IntegerField(min_value=0, max_value=10_000, initial=0)
-
-
-class SlipForm(forms.Form):
-    """A paper slip or a correction: the table number and the slip as written (``H4 MOT 24``)."""
-
-    table_number = forms.IntegerField(label=_("table"), min_value=1, max_value=MAX_TABLE)
-    text = forms.CharField(label=_("bulletin"), max_length=200)
-
-    def clean_text(self) -> str:
-        """Read as the phone reads a slip (issue 23): letters are letters whatever their case, a
-        joker is the letter followed by ``?`` (``h4 cablot 26`` pays CABLOT, ``h4 cabl?ot`` has a
-        joker L).  The result is in the record's notation (``H4 CABLoT 26``)."""
-        return slip_text(self.cleaned_data["text"], fisf=False)

@@ -208,7 +208,7 @@ register(
             "en": "This device asked for too many links that lead to no player. "
             "Try again in {seconds} seconds, with the code on your card.",
         },
-        # A join code typed on /moi/ (views/player.py _join_by_code, tournaments/codes.py).
+        # A join code typed on /moi/ (views/player.py _join_by_code, live/codes.py).
         "join_code_empty": {
             "fr": "Tapez le code imprimé sur votre carte de table, à côté du QR code.",
             "en": "Type the code printed on your table card, beside the QR code.",

@@ -25,7 +25,7 @@ JOIN_CODE_LENGTH = 8
 
 
 def new_join_code() -> str:
-    """A player's short join code, typed where the link cannot be scanned (``tournaments.codes``)."""
+    """A player's short join code, typed where the link cannot be scanned (``live.codes``)."""
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
@@ -120,7 +120,7 @@ class Player(models.Model):
     category = models.CharField(_("catégorie"), max_length=30, blank=True)
     table_number = models.PositiveIntegerField(_("table"))
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    #: Unique on the installation; made unique on writing by ``tournaments.codes.codes_fresh``.
+    #: Unique on the installation; made unique on writing by ``services.registration.codes_fresh``.
     join_code = models.CharField(
         _("code"), max_length=JOIN_CODE_LENGTH, unique=True, default=new_join_code, editable=False
     )

@@ -20,7 +20,7 @@ from engine import ranking as engine_ranking
 from engine.ranking import Entrant, GameRanking, GameScores, Row, Rules, Score, TournamentRanking, rows
 from server import memo
 from server.language import interface_language
-from tournaments import room
+from tournaments import marks
 from tournaments.models import COUNTED, Game, Player, Round, Submission, SubmissionChange, Tournament
 
 log = logging.getLogger(__name__)
@@ -192,10 +192,10 @@ def game_rows_shared(game: Game) -> Ranking:
     process: the arbiter's game screen is redrawn every second while slips come in, and ranking a
     hall of 1,500 players took half of each redraw (93 ms of CPU, issue 24).  Kept under the
     tournament's ``results_key`` (read at most ``settings.POLL_MEMO_SECONDS`` ago, as the phones'
-    ranking), the room's players' mark (a name or a category changed: ``room.players_mark``), the
+    ranking), the room's players' mark (a name or a category changed: ``marks.players_mark``), the
     rules and the language; made afresh when the shared cache does not answer."""
     tournament = game.tournament
-    mark = room.players_mark(tournament.pk)
+    mark = marks.players_mark(tournament.pk)
     if mark is None:
         return game_rows(game_ranking(game))
     changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))

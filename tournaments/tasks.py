@@ -3,7 +3,6 @@ services queue them by name (``server.writes.task``)."""
 
 from celery import shared_task
 
-from tournaments import broadcast
 from tournaments.models import Round
 from tournaments.services import rounds, tops
 
@@ -25,9 +24,3 @@ def round_close_task(self, round_id: int) -> None:
         and not self.request.is_eager
     ):
         raise self.retry(countdown=CLOSE_RETRY_SECONDS)
-
-
-@shared_task(ignore_result=True)
-def room_broadcast_task(tournament_id: int, key: str, at: float) -> None:
-    """A room's new state, and its results at a close, pushed to its phones (``broadcast``)."""
-    broadcast.publish_now(tournament_id, key, at)

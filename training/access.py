@@ -21,9 +21,10 @@ from clubs.models import Role
 from lexicons.loaded import lexicon_default_row
 from lexicons.models import LexiconList
 from lexicons.services import lexicons_of
+from live import room
 from server.converters import IdConverter
 from server.writes import ServiceError
-from tournaments import disclosure, room
+from tournaments import disclosure
 from tournaments.models import Game
 
 #: The games a list offers at most (the newest).

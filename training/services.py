@@ -175,9 +175,7 @@ def training_next(state: Training, game: TrainingGame, *, now: float | None = No
     return state
 
 
-def result_message(
-    game: TrainingGame, state: Training, number: int, graded: Grade | None = None
-) -> Message:
+def result_message(game: TrainingGame, state: Training, number: int, graded: Grade | None = None) -> Message:
     """Why round ``number`` was paid so: the grade's sentence (``graded``: the slip's grade, when the
     caller has it), or the topping's."""
     result = state.results[number - 1]

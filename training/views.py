@@ -15,17 +15,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from engine import alphabet
 from engine import record as engine_record
+from live import room
+from live.phone import slip_text
+from live.views.player import token_guard, unknown_token
 from review.chart import cumulative_chart
 from review.reads import LinePoint
 from review.rounds import Slip, round_view
 from server import quotas
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments import room
 from tournaments.boards import board_cells
-from tournaments.phone import slip_text
 from tournaments.plays import play_json
-from tournaments.views.player import token_guard, unknown_token
 from training import access, services, state
 from training.forms import StartForm, TimingForm
 from training.games import keep_file, new_seed
@@ -258,7 +258,7 @@ def training_next(request):
 @_open
 @require_http_methods(["GET", "POST"])
 def training_quit(request):
-    """"Arrêter" asks first (GET): stopping leads to the summary and the review of the rounds played,
+    """ "Arrêter" asks first (GET): stopping leads to the summary and the review of the rounds played,
     and the game can still be taken up again.  A new training (POST) forgets this one."""
     if request.method == "POST":
         return _with_state(request, redirect("training:home"), None)

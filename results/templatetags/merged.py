@@ -1,5 +1,5 @@
 """The merged ranking's rows (rules §5), written in Python as the rooms' rankings are
-(``tournaments.templatetags.rows``): a merge ranks up to ``reading.MAX_PLAYERS`` players."""
+(``live.templatetags.rows``): a merge ranks up to ``reading.MAX_PLAYERS`` players."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def merged_rows(rows, centres) -> SafeString:
 def _row(row, centre: str) -> str:
     return (
         f'\n    <tr><td class="num">{row.rank}</td><td>{escape(centre)}</td><td class="num">{row.table}</td>'
-        f"<td>{escape(row.name)}</td><td>{escape(row.club)}</td><td class=\"num\">{row.score}</td>"
+        f'<td>{escape(row.name)}</td><td>{escape(row.club)}</td><td class="num">{row.score}</td>'
         f'<td class="num">{row.negatif}</td><td class="num">{formats.number_format(row.percent, 2)}</td>'
         f'<td class="num">{row.solos or ""}</td><td class="num">{row.warnings or ""}</td></tr>'
     )

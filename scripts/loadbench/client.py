@@ -249,7 +249,7 @@ class Phone:
         self._later(ask())
 
     def _polled(self, text: str) -> None:
-        """A poll answered with the room's messages (tournaments/polled.py), as player_room.js takes
+        """A poll answered with the room's messages (live/polled.py), as player_room.js takes
         them: each as if pushed."""
         try:
             messages = json.loads(text)

@@ -137,7 +137,7 @@ def timed_application(environ, start_response):
     global _TIMED
     if _TIMED is None:
         sys.path.insert(0, str(ROOT))
-        from arbiter.wsgi import application  # Django's behind the slips' lean path (tournaments.slipgate)
+        from arbiter.wsgi import application  # Django's behind the slips' lean path (live.slipgate)
 
         _TIMED = ProfiledApp(application, Path(os.environ["LOADBENCH_TIMINGS"]), cprofile=False)
     return _TIMED(environ, start_response)

@@ -145,6 +145,7 @@ def make_event(players: int, centres: int, round_seconds: int, seed: int) -> tup
 def make_public_event(players: int, seed: int) -> str:
     """For --public-rps with one room: a prepared simultaneous whose one centre played a round with
     ``players`` players, every one of them sending the top: a public page as long as a hall's."""
+    from live import services as live_services
     from tournaments import services
     from tournaments.models import Player, Round
 
@@ -156,7 +157,7 @@ def make_public_event(players: int, seed: int) -> str:
     top = rnd.tops[0]
     slip = f"{top['ref']} {top['word']} {top['score']}"
     for player in Player.objects.filter(pk__in=[pk for pk, _token in rows]):
-        services.submission_record(player=player, round_id=rnd.pk, text=slip)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=slip)
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
     return key

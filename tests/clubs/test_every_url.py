@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from clubs.models import Club, Invitation, Member, Role
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from results import services as results_services
 from results.models import MergedResults, Printout
 from simultaneous import services as simultaneous
@@ -45,17 +46,17 @@ NOT_ARBITERS = {"training", "admin"}
 #: not heard from), slips entered and corrected, slips tried while the server was unreachable
 #: accepted or refused.
 DEPUTY = {
-    "tournaments:game_detail",
-    "tournaments:game_poll",
-    "tournaments:game_ranking",
-    "tournaments:game_missing",
-    "tournaments:game_slips",
-    "tournaments:slip_enter",
-    "tournaments:correction_undo",
-    "tournaments:slip_history",
-    "tournaments:game_slip_history",
-    "tournaments:tried_accept",
-    "tournaments:tried_refuse",
+    "live:game_detail",
+    "live:game_poll",
+    "live:game_ranking",
+    "live:game_missing",
+    "live:game_slips",
+    "live:slip_enter",
+    "live:correction_undo",
+    "live:slip_history",
+    "live:game_slip_history",
+    "live:tried_accept",
+    "live:tried_refuse",
 }
 
 
@@ -96,7 +97,7 @@ def club_a(db):
     services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
     slip = f"{top['ref']} {top['word']} {top['score']}"
-    services.submission_record(player=players[0], round_id=rnd.pk, text=slip)
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=slip)
     # The game played and ended: its review opens, its slips can still be corrected.
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)

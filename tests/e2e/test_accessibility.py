@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Invitation
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from simultaneous import services as simultaneous
 from simultaneous.models import Event
 from tests.e2e.browser import orm as _orm
@@ -139,7 +140,7 @@ def test_every_page_in_every_state_has_no_axe_violation(live_server, laptop, pho
             screens("drawn")
         with _orm():
             services.round_start(round_id=rnd.pk)
-            services.submission_record(
+            live_services.submission_record(
                 player=alice, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
             )
         if number == 1:

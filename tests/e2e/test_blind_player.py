@@ -15,10 +15,10 @@ from playwright.sync_api import Page, expect
 
 from engine.notation import parse_ref
 from lexicons.loaded import lexicon_default_row
+from live.phone import player_standing
 from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Player
-from tournaments.phone import player_standing
 
 expect.set_options(timeout=10_000)
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Round, Submission
@@ -36,7 +37,7 @@ def _setup():
     game = services.game_start(tournament=tournament, seed=42)
     first = services.round_draw(game_id=game.pk, expected_number=1).round
     services.round_start(round_id=first.pk)
-    services.submission_record(player=players[0], round_id=first.pk, text="H8 ZZZ 10")
+    live_services.submission_record(player=players[0], round_id=first.pk, text="H8 ZZZ 10")
     services.round_close(round_id=first.pk)
     services.round_place_top(round_id=first.pk)
     second = services.round_draw(game_id=game.pk, expected_number=2).round
@@ -68,7 +69,7 @@ def test_round_one_s_slips_are_settled_while_round_two_runs_and_after_its_close(
     page.locator("#paper-table").fill(str(bruno.table_number))
     page.locator("#paper-text").press_sequentially(_top_slip(first)[:4])
     with _orm():
-        services.submission_record(player=chloe, round_id=second.pk, text=_top_slip(second))
+        live_services.submission_record(player=chloe, round_id=second.pk, text=_top_slip(second))
     expect(page.locator("#live .received")).to_contain_text("1 / 3")
     expect(page.locator("#paper-text")).to_have_value(_top_slip(first)[:4])
     page.locator("#paper-text").press_sequentially(_top_slip(first)[4:])

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from tests.e2e.browser import VOICE
 from tests.e2e.browser import orm as _orm
 from tests.e2e.test_projector_screens import LAYOUT_PROBLEMS, PASSWORD, SHOWN_ROWS, _log_in
@@ -35,7 +36,7 @@ def _hall():
     top = rnd.tops[0]
     for player in Player.objects.filter(tournament=tournament, table_number__lte=60):
         text = f"{top['ref']} {top['word']} {top['score']}" if player.table_number % 3 else "H8 ZZZ 10"
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
     return game
@@ -86,7 +87,7 @@ def test_a_halls_projector_and_game_screen(live_server, laptop, artifacts):
     with _orm():
         top = rnd.tops[0]
         sender = Player.objects.get(tournament=game.tournament, table_number=2)
-        services.submission_record(
+        live_services.submission_record(
             player=sender, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
         )
     expect(screen.locator(".missing-tables")).to_have_text("Pas encore reçu : 1499 tables.")

@@ -21,9 +21,11 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from lexicons.loaded import lexicon_default_row
+from live import screens
+from live import services as live_services
 from tests.e2e.browser import VOICE
 from tests.e2e.browser import orm as _orm
-from tournaments import screens, services
+from tournaments import services
 from tournaments.boards import words_formed
 from tournaments.models import Game
 
@@ -212,7 +214,7 @@ def _play_until_a_top_forms_words(game: Game, players: list):
         top = rnd.tops[0]
         for i, player in enumerate(players):
             if (i + number) % 4 and i % 9 != number:
-                services.submission_record(
+                live_services.submission_record(
                     player=player, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
                 )
         rnd = services.round_close(round_id=rnd.pk)

@@ -3,7 +3,7 @@ module before gunicorn, ``tests/scale_front.py``): a player's phone page is sent
 through its push connection and draws it itself, asking nothing, its own result at a close
 included, with no 2-second poll while it is connected; when the connection drops (nginx stopped) it
 says so and polls again, and once nginx is back it reconnects by itself and shows what changed
-meanwhile (``player.js``, "pushed state"; ``tournaments/broadcast.py``, ``server/push.py``)."""
+meanwhile (``player.js``, "pushed state"; ``live/broadcast.py``, ``server/push.py``)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,15 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, Request, expect
 
+from live import broadcast
+from live.phone import typed_slip
 from server import push
 from tests.e2e.browser import orm
 from tests.e2e.test_accessibility import Audit
 from tests.fixtures import *  # noqa: F403 - the rooms' fixtures (players, game) and their autouse ones
 from tests.scale_front import collected_static, front_publishing
-from tournaments import broadcast, services
+from tournaments import services
 from tournaments.models import Round
-from tournaments.phone import typed_slip
 from tournaments.selectors import round_key
 
 #: A change made in the test process reaches the phone by push and is drawn at once; the phone's

@@ -19,6 +19,7 @@ from engine.board import Board
 from engine.movegen import Position, all_plays
 from engine.ranking import percent, rounded
 from lexicons.loaded import engine_lexicon, lexicon_default_row
+from live import services as live_services
 from review import reads
 from tests.e2e.browser import orm as _orm
 from tournaments import services, standings
@@ -67,8 +68,8 @@ def _finished_game():
         lesser.append(other)
         services.round_start(round_id=rnd.pk)
         topped = f"{top['ref']} {top['word']} {top['score']}"
-        services.submission_record(player=alice, round_id=rnd.pk, text=topped)
-        services.submission_record(player=bruno, round_id=rnd.pk, text=_slip(other))
+        live_services.submission_record(player=alice, round_id=rnd.pk, text=topped)
+        live_services.submission_record(player=bruno, round_id=rnd.pk, text=_slip(other))
         services.round_close(round_id=rnd.pk)
         services.round_place_top(round_id=rnd.pk)
     services.game_end(game_id=game.pk)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from tests.e2e.browser import orm as _orm
 from tournaments import services
 from tournaments.models import Round
@@ -86,7 +87,7 @@ def test_the_slip_history_opened_in_its_own_tab_is_styled_and_closes(live_server
     game, (alice,) = _evening()
     rnd = _running(game)
     with _orm():
-        services.submission_record(player=alice, round_id=rnd.pk, text="H8 ZZZ")
+        live_services.submission_record(player=alice, round_id=rnd.pk, text="H8 ZZZ")
         services.round_close(round_id=rnd.pk)
     page = laptop.new_page()
     errors: list[str] = []

@@ -17,11 +17,11 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from lexicons.loaded import lexicon_default_row
+from live import phone as phone_text
+from live.tried import clock_text
 from tests.e2e.browser import orm as _orm
-from tournaments import phone as phone_text
 from tournaments import services
 from tournaments.models import Round, TriedSlip
-from tournaments.tried import clock_text
 
 PASSWORD = "mot-de-passe-du-club"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -45,12 +45,12 @@ def _outage():
     slip = phone_text.typed_slip(f"{top['ref']} {top['word']}")
     for index, player in enumerate(players):
         data = {"round": rnd.pk, "slip": slip, "claimed": str(top["score"]), "request_id": f"phone-{index}"}
-        Client().post(reverse("tournaments:player_submit", kwargs={"token": player.token}), data, **HTMX)
+        Client().post(reverse("live:player_submit", kwargs={"token": player.token}), data, **HTMX)
     rnd = services.round_close_if_due(round_id=rnd.pk)
     for index, player in enumerate(players):
         tried_at = int((rnd.deadline - timedelta(seconds=10 + index)).timestamp() * 1000)
         data = {"round": rnd.pk, "slip": slip, "claimed": str(top["score"]), "request_id": f"phone-{index}"}
-        url = reverse("tournaments:player_tried", kwargs={"token": player.token})
+        url = reverse("live:player_tried", kwargs={"token": player.token})
         assert Client().post(url, {**data, "tried_at": str(tried_at)}, **HTMX).status_code == 202
     return game, players, rnd
 

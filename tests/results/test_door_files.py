@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from clubs.access import first_club
+from live import services as live_services
 from results import exports, merges, reading
 from results.merges import MergeError
 from results.models import MergedResults
@@ -490,7 +491,7 @@ def hostile_game(tournament):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     rnd = services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
-    services.submission_record(
+    live_services.submission_record(
         player=players[0], round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
     )
     services.round_close(round_id=rnd.pk)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
+from live import services as live_services
 from results.models import Printout
 from tests.fixtures import worker_game
 from tests.results.walk import Walk, pdf_text
@@ -44,8 +45,8 @@ def _placed(game: Game, players, number: int = 1) -> Round:
 
 def _running(game: Game, players, number: int = 1) -> Round:
     rnd = services.round_start(round_id=_draw(game, number).pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_slip(rnd))
-    services.submission_record(player=players[1], round_id=rnd.pk, text="A1 ZZZ 12")
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_slip(rnd))
+    live_services.submission_record(player=players[1], round_id=rnd.pk, text="A1 ZZZ 12")
     return rnd
 
 
@@ -214,7 +215,10 @@ def test_every_link_of_the_tournament_answers_its_file_or_a_page_in_every_state(
 
 #: The sheets that list every player registered: the rankings (and the bundles that hold one).
 LISTS_EVERYONE = {
-    Printout.Kind.RANKING, Printout.Kind.BUNDLE, Printout.Kind.TOURNAMENT, Printout.Kind.EVENING,
+    Printout.Kind.RANKING,
+    Printout.Kind.BUNDLE,
+    Printout.Kind.TOURNAMENT,
+    Printout.Kind.EVENING,
 }
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from engine.ranking import Base, Entrant, GameScores, Rules, Score, rank_game, rank_tournament
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from results import exports, merges
 from results.merges import MergeError
 from server.writes import ServiceError
@@ -35,7 +36,7 @@ def _play_round(game, number: int, slips=None, cancel: bool = False, pick=lambda
         return None
     rnd = services.round_start(round_id=rnd.pk)
     for player, text in (slips(rnd) if slips else {}).items():
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     return services.round_place_top(round_id=rnd.pk, index=pick(rnd))
 

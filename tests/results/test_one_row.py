@@ -41,9 +41,7 @@ def test_a_percentage_is_rounded_half_up_on_its_exact_fraction():
 
 def test_the_screen_the_sheet_and_the_csv_print_the_same_percentage():
     with translation.override("fr"):
-        screen = render_to_string(
-            "tournaments/partials/_ranking.html", {"rows": standings.game_rows(RANKING).rows}
-        )
+        screen = render_to_string("live/partials/_ranking.html", {"rows": standings.game_rows(RANKING).rows})
     assert "53,13" in screen and "53,12" not in screen
     sheet = RankingSheet(header=_header("fr"), top=RANKING.top, rows=rows(RANKING, "fr"))
     pdf = render.ranking_sheet(sheet)[2]

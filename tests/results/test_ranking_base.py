@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
+from live import services as live_services
 from results import sheets
 from results.reports import render
 from tournaments import services, standings
@@ -38,7 +39,7 @@ def _played(tournament, players, name: str = "game-001.json"):
         rnd = services.round_start(round_id=rnd.pk)
         top = rnd.tops[0]
         for player in players:
-            services.submission_record(
+            live_services.submission_record(
                 player=player, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
             )
         services.round_close(round_id=rnd.pk)
@@ -203,7 +204,7 @@ def test_the_arbiters_screen_the_projector_and_the_simultaneous_show_the_figure_
     rows = standings.game_rows(standings.game_ranking(game)).rows
     bruno = top - 8 if base == "paid" else top + 2
     said = "scores seuls" if base == "paid" else "total avec solos et pénalités"
-    for template in ("tournaments/partials/_ranking.html", "simultaneous/_ranking.html"):
+    for template in ("live/partials/_ranking.html", "simultaneous/_ranking.html"):
         with translation.override("fr"):
             html = render_to_string(template, {"rows": rows})
         assert f'<caption class="base">Base : {said}</caption>' in html
@@ -217,7 +218,7 @@ def test_on_scores_only_the_phone_shows_the_scores_its_rank_follows(client, tour
     on_base("paid")
     _, top = _played(tournament, players)
     bruno = players[1]
-    html = client.get(reverse("tournaments:player_page", kwargs={"token": bruno.token})).content.decode()
+    html = client.get(reverse("live:player_page", kwargs={"token": bruno.token})).content.decode()
     status = html[html.index('id="player-status"') :]
     assert f"Scores <b>{top - 8}</b>" in status and "rang <b>2</b>/3" in status
 

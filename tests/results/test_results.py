@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from live import services as live_services
 from results import exports, sheets
 from results import services as result_services
 from results.models import Printout
@@ -34,7 +35,7 @@ def _play(game, number: int, slips) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=number).round
     rnd = services.round_start(round_id=rnd.pk)
     for player, text in slips(rnd).items():
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     return services.round_place_top(round_id=rnd.pk)
 
@@ -109,7 +110,7 @@ def test_the_results_key_moves_when_a_round_counts_or_a_slip_is_corrected(tourna
     before = standings.results_key(tournament.pk)
     rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
     after_round = standings.results_key(tournament.pk)
-    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
     corrected = standings.results_key(tournament.pk)
     assert len({before, after_round, corrected}) == 3
     # A rack drawn, a clock started, a slip sent: no ranking changes, nor does the key (a hall's
@@ -117,7 +118,7 @@ def test_the_results_key_moves_when_a_round_counts_or_a_slip_is_corrected(tourna
     second = services.round_draw(game_id=game.pk, expected_number=2).round
     services.round_start(round_id=second.pk)
     second = Round.objects.get(pk=second.pk)  # its top, searched meanwhile
-    services.submission_record(player=players[0], round_id=second.pk, text=_slip(second))
+    live_services.submission_record(player=players[0], round_id=second.pk, text=_slip(second))
     assert standings.results_key(tournament.pk) == corrected
     services.round_close(round_id=second.pk)
     closed = standings.results_key(tournament.pk)
@@ -429,7 +430,7 @@ def test_the_shared_ranking_is_computed_once_until_a_result_changes(tournament, 
     rnd = _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
     first = standings.tournament_ranking_shared(tournament)
     assert standings.tournament_ranking_shared(tournament) == first
-    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
     after = standings.tournament_ranking_shared(tournament)
     assert [line.total for line in after.lines][:2] == [rnd.top_score, rnd.top_score]
     assert [line.rank for line in after.lines][:2] == [1, 1] != [line.rank for line in first.lines][:2]
@@ -446,7 +447,7 @@ def test_a_printout_made_before_a_correction_or_a_rename_says_it_is_out_of_date(
     assert "Périmée" not in arbiter_client.get(detail).content.decode()
     assert "périmée" not in arbiter_client.get(results).content.decode()
 
-    services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=players[1], text=_slip(rnd), user=arbiter)
     assert "Périmée : les résultats ou les joueurs ont changé" in arbiter_client.get(detail).content.decode()
     assert "périmée" in arbiter_client.get(results).content.decode()
 

@@ -1,4 +1,4 @@
-"""The results pages' rows written in Python (tournaments/templatetags/rows.py ``results_rows``): the
+"""The results pages' rows written in Python (live/templatetags/rows.py ``results_rows``): the
 cells the template wrote, written once per ranking, language and main column."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import pytest
 
 from clubs.models import Club
 from engine.messages import Message
+from live import services as live_services
 from results import transfer
 from results.transfer_reading import MAX_PLAYERS, TransferRefused, token_ok
 from tournaments import services, standings
@@ -26,7 +27,7 @@ def _play(game, number: int, slips) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=number).round
     rnd = services.round_start(round_id=rnd.pk)
     for player, text in slips(rnd).items():
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     return services.round_place_top(round_id=rnd.pk)
 
@@ -44,9 +45,9 @@ def played(tournament, players, arbiter):
     game = services.game_start(tournament=tournament, prepared=(GAMES / "game-001.json").read_text())
     _play(game, 1, lambda r: {alice: _top(r), bruno: _top(r, score=False)})
     second = _play(game, 2, lambda r: {alice: _top(r), chloe: "H8 ZZZ 12"})
-    services.submission_correct(round_id=second.pk, player=bruno, text=_top(second), user=arbiter)
-    services.submission_correction_undo(round_id=second.pk, user=arbiter)
-    services.submission_correct(round_id=second.pk, player=chloe, text=_top(second), user=arbiter)
+    live_services.submission_correct(round_id=second.pk, player=bruno, text=_top(second), user=arbiter)
+    live_services.submission_correction_undo(round_id=second.pk, user=arbiter)
+    live_services.submission_correct(round_id=second.pk, player=chloe, text=_top(second), user=arbiter)
     other = services.game_start(tournament=tournament, seed=7)
     cancelled = services.round_draw(game_id=other.pk, expected_number=1).round
     rnd = services.round_cancel(round_id=cancelled.pk).round

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from live import codes
 from results import transfer
 from results.transfer_reading import FORMAT
 from tests.results import test_transfer as base
-from tournaments import codes, services
+from tournaments import services
 from tournaments.models import Player, Tournament
 
 #: The tournament played in ``test_transfer`` (two games, slips, corrections), and the other club.
@@ -35,9 +36,9 @@ def test_the_file_carries_the_codes_and_the_import_makes_new_ones_that_join(play
     assert sorted(got) == ["Alice", "Bruno", "Chloé"] and not set(got.values()) & set(before.values())
     assert len(set(got.values())) == 3 and all(codes.code_ok(c) for c in got.values())
     bruno = Player.objects.get(tournament=copy, name="Bruno")
-    response = client.post(reverse("tournaments:player_me"), {"code": got["Bruno"].lower()})
+    response = client.post(reverse("live:player_me"), {"code": got["Bruno"].lower()})
     assert response.status_code == 302 and response["Location"] == f"/j/{bruno.token}/"
-    response = client.post(reverse("tournaments:player_me"), {"code": before["Bruno"]})
+    response = client.post(reverse("live:player_me"), {"code": before["Bruno"]})
     assert response.status_code != 302  # the file's code joins no one
 
 

@@ -12,11 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from live import services as live_services
 from results import transfer
 from results.transfer_reading import FORMAT
 from tests.results.test_transfer import _document, _encoded, _refused, club_b  # noqa: F401
 from tests.tournaments.test_tried_truth import _decide, _outage, _page
-from tournaments import services
 from tournaments.models import Player, Round, SubmissionChange, Tournament, TriedSlip
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -29,14 +29,14 @@ def claimed(arbiter_client, game, players):
     rnd = _outage(game, alice)
     _decide(arbiter_client, rnd, "accept")
     essai = lambda player, slip: Client().post(  # noqa: E731
-        reverse("tournaments:player_tried", kwargs={"token": player.token}),
+        reverse("live:player_tried", kwargs={"token": player.token}),
         {"round": rnd.pk, "slip": slip, "claimed": "12", "request_id": f"r-{player.pk}",
          "tried_at": str(int(rnd.deadline.timestamp() * 1000) - 5000)},
         **HTMX,
     )  # fmt: skip
     assert essai(bruno, "H8 MOT").status_code == 202 and essai(chloe, "H8 MOTS").status_code == 202
     claim = TriedSlip.objects.get(player=chloe)
-    arbiter_client.post(reverse("tournaments:tried_refuse", args=[rnd.pk, claim.pk]), **HTMX)
+    arbiter_client.post(reverse("live:tried_refuse", args=[rnd.pk, claim.pk]), **HTMX)
     return game.tournament
 
 
@@ -67,7 +67,7 @@ def test_the_claims_travel_with_their_state_and_the_acceptance_stays_undoable(cl
     receipt = re.search(r'<div id="player-receipt".*?</div>', _page(alice), re.S).group(0)
     assert "accepté par l&#x27;arbitre" in receipt and "Trop tard" not in receipt
     rnd = Round.objects.get(game__tournament=copy, number=1)
-    services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
+    live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
     assert TriedSlip.objects.get(round=rnd, player=alice).status == "pending"
     assert SubmissionChange.objects.filter(round=rnd).count() == 2
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from engine.board import Board
 from engine.movegen import Position, all_plays
 from lexicons.loaded import engine_lexicon
+from live import services as live_services
 from review import reads
 from server.writes import ServiceError
 from tournaments import services, standings
@@ -45,14 +46,14 @@ def finished(game, players):
         )
         lesser.append(other)
         services.round_start(round_id=rnd.pk)
-        services.submission_record(
+        live_services.submission_record(
             player=alice, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
         )
-        services.submission_record(player=bruno, round_id=rnd.pk, text=_slip(other))
+        live_services.submission_record(player=bruno, round_id=rnd.pk, text=_slip(other))
         if number == 1:
-            services.submission_record(player=chloe, round_id=rnd.pk, text=_slip(other))
+            live_services.submission_record(player=chloe, round_id=rnd.pk, text=_slip(other))
         if number == 3:
-            services.submission_record(player=chloe, round_id=rnd.pk, text="H8 ZZZZ 12")
+            live_services.submission_record(player=chloe, round_id=rnd.pk, text="H8 ZZZZ 12")
         services.round_close(round_id=rnd.pk)
         services.round_place_top(round_id=rnd.pk)
     services.game_end(game_id=game.pk)
@@ -162,7 +163,7 @@ def test_a_player_reviews_the_game_from_their_link_and_only_their_tournaments_ga
 
 def test_the_phone_offers_the_review_once_the_game_is_over(client, finished):
     game, (alice, *_), _ = finished
-    page = client.get(reverse("tournaments:player_page", args=[alice.token])).content.decode()
+    page = client.get(reverse("live:player_page", args=[alice.token])).content.decode()
     assert reverse("review:player_game", args=[alice.token, game.pk]) in page
 
 
@@ -175,5 +176,5 @@ def test_the_arbiters_review_adds_the_room_and_any_players_slips(arbiter_client,
     assert _slip(lesser[0]) in page
     assert arbiter_client.get(url, {"table": "²"}).status_code == 200
     assert arbiter_client.get(reverse("review:game_review", args=[game.pk])).status_code == 200
-    detail = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    detail = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert reverse("review:game_review", args=[game.pk]) in detail

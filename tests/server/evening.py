@@ -29,6 +29,7 @@ def play(record: str, rounds: str) -> dict:
     from django.core.management import call_command
 
     from clubs.models import Club, Member, Role
+    from live import services as live_services
     from tests.simultaneous.laptop import laptop_game
     from tournaments import services
     from tournaments.models import Player, Round
@@ -44,7 +45,7 @@ def play(record: str, rounds: str) -> dict:
     rnd = services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
     player = Player.objects.filter(tournament=game.tournament).order_by("pk").first()
-    services.submission_record(
+    live_services.submission_record(
         player=player, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
     )
     return count()
@@ -207,13 +208,14 @@ def papers() -> dict:
 
 
 def uninterrupted(record: str, typed: str) -> dict:
+    from live import services as live_services
     from tournaments import services
     from tournaments.models import Player, Round
 
     hall(record)
     rnd = Round.objects.get(status=Round.Status.RUNNING)
     for name, text in json.loads(typed).items():
-        services.submission_record(player=Player.objects.get(name=name), round_id=rnd.pk, text=text)
+        live_services.submission_record(player=Player.objects.get(name=name), round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
     services.round_draw(game_id=rnd.game_id, expected_number=2)

@@ -93,8 +93,8 @@ def test_a_request_dropped_with_its_connection_leaves_the_waiting_list():
 
 
 def test_the_server_recognises_the_phones_slip_url_and_nothing_else():
-    assert arrival.SLIP_PATH.match(reverse("tournaments:player_submit", kwargs={"token": "Ab-3_x"}))
-    for other in ("tournaments:player_status", "tournaments:player_page"):
+    assert arrival.SLIP_PATH.match(reverse("live:player_submit", kwargs={"token": "Ab-3_x"}))
+    for other in ("live:player_status", "live:player_page"):
         assert not arrival.SLIP_PATH.match(reverse(other, kwargs={"token": "Ab-3_x"}))
 
 
@@ -102,7 +102,7 @@ def test_the_server_recognises_the_phones_slip_url_and_nothing_else():
 
 
 def _submit(client, player, rnd, **environ):
-    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    url = reverse("live:player_submit", kwargs={"token": player.token})
     top = rnd.tops[0]
     data = {"round": rnd.pk, "slip": f"{top['ref']} {top['word']}", "request_id": "r-1"}
     return client.post(url, data, **HTMX, **environ).content.decode()

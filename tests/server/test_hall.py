@@ -18,10 +18,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from live import broadcast, room
 from server import arrival, push
 from tests.live_services import wait_for
 from tests.scale_front import Front, collected_static, front_publishing
-from tournaments import broadcast, room, services
+from tournaments import services
 from tournaments.models import Round, Submission
 from tournaments.selectors import round_key
 
@@ -50,7 +51,7 @@ def _top_slip(rnd: Round) -> str:
 
 
 def _submit(client, player, rnd, **environ) -> str:
-    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    url = reverse("live:player_submit", kwargs={"token": player.token})
     data = {"round": rnd.pk, "slip": _top_slip(rnd), "request_id": "r-1"}
     return client.post(url, data, **HTMX, **environ).content.decode()
 
@@ -371,6 +372,6 @@ def test_a_sending_retried_after_the_cutoff_whose_first_try_was_stored_is_told_r
     assert "reçu à" in retried and "Trop tard" not in retried
     assert Submission.objects.get(round=rnd, player=players[0]).revision == 1
     # Another slip from the same phone after the cutoff is late.
-    url = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    url = reverse("live:player_submit", kwargs={"token": players[0].token})
     late = client.post(url, {"round": rnd.pk, "slip": "H8 ZZZ", "request_id": "r-2"}, **HTMX).content.decode()
     assert "Trop tard" in late

@@ -32,6 +32,7 @@ django.setup()
 from django.contrib.auth.models import User
 from clubs.access import first_club
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from tournaments import services, standings
 from tournaments.models import Player, Round, Tournament
 
@@ -53,8 +54,8 @@ if number:
     rnd = services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
     slip = f"{top['ref']} {top['word']}"
-    services.submission_record(player=alice, round_id=rnd.pk, text=f"{slip} {top['score']}")
-    services.submission_record(player=bruno, round_id=rnd.pk, text=slip)
+    live_services.submission_record(player=alice, round_id=rnd.pk, text=f"{slip} {top['score']}")
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text=slip)
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
 ranking = standings.game_rows(standings.game_ranking(tournament.games.get()))

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from live import services as live_services
 from server.prepared import Prepared
 from tournaments import services
 from tournaments.models import Round, Submission
@@ -21,7 +22,7 @@ def test_each_value_goes_to_its_place_and_columns_come_back_as_the_orm_gives_the
     deadline = timezone.now() + timedelta(seconds=90)
     Round.objects.filter(pk=rnd.pk).update(deadline=deadline)
     top = Round.objects.get(pk=rnd.pk).tops[0]
-    services.submission_record(player=players[1], round_id=rnd.pk, text=f"{top['ref']} {top['word']}")
+    live_services.submission_record(player=players[1], round_id=rnd.pk, text=f"{top['ref']} {top['word']}")
     # filter()'s keywords are sorted by Django (player_id before round_id): each value to its own.
     read = Prepared(
         lambda round_id, player_id: Submission.objects.filter(

@@ -181,4 +181,4 @@ def test_a_removed_players_slips_through_every_web_process_are_refused_clearly_a
     # The room goes on: the other player's slip is stored, graded as any.
     assert "reçu à" in other.slip(_top(rnd), "o-1")[2]
     assert Submission.objects.filter(player_id=players[2].pk).count() == 1
-    assert reverse("tournaments:player_page", kwargs={"token": players[2].token}) in other.page
+    assert reverse("live:player_page", kwargs={"token": players[2].token}) in other.page

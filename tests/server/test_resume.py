@@ -377,7 +377,7 @@ def test_after_a_resume_the_new_address_is_shown_large_with_its_qr_code(
         json.dumps({"copy": str(copy), "at": datetime.datetime.now(datetime.UTC).isoformat()}),
         encoding="utf-8",
     )
-    for path in ("/", reverse("tournaments:projector", args=[game.pk])):
+    for path in ("/", reverse("live:projector", args=[game.pk])):
         page = arbiter_client.get(path, HTTP_HOST="192.168.1.20:8000").content.decode()
         assert "Nouvelle adresse" in page and "http://192.168.1.20:8000/" in page, path
         assert '<section class="resumed-address' in page and "<svg" in page, path

@@ -1,5 +1,5 @@
 """The laptop's own server, ``manage.py serve`` in a process of its own, answers the phones' slips on
-their lean path (issue 24: ``settings.WSGI_APPLICATION``, ``tournaments/slipgate.py``): the slip
+their lean path (issue 24: ``settings.WSGI_APPLICATION``, ``live/slipgate.py``): the slip
 stored and answered with the receipt alone, marked as the application's; the same URL without the
 phone's script, and every other page, still Django's."""
 

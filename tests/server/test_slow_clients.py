@@ -89,7 +89,7 @@ def server(django_db_setup, open_files, tmp_path_factory):
     running = Server(tmp_path_factory.mktemp("serve"))
     # The first request loads what Django loads lazily.
     warm = http.client.HTTPConnection(SERVER, running.port, timeout=30)
-    warm.request("GET", reverse("tournaments:player_page", kwargs={"token": "inconnu"}))
+    warm.request("GET", reverse("live:player_page", kwargs={"token": "inconnu"}))
     warm.getresponse().read()
     warm.close()
     yield running
@@ -101,7 +101,7 @@ def page(server: Server, token: str, source: str) -> float:
     start = time.monotonic()
     phone = http.client.HTTPConnection(SERVER, server.port, timeout=10, source_address=(source, 0))
     try:
-        phone.request("GET", reverse("tournaments:player_page", kwargs={"token": token}))
+        phone.request("GET", reverse("live:player_page", kwargs={"token": token}))
         answer = phone.getresponse()
         body = answer.read().decode()
     finally:
@@ -201,7 +201,7 @@ def test_a_slowloris_trickling_its_headers_is_dropped_after_the_request_timeout(
 
 
 def test_a_phone_polling_every_two_seconds_keeps_its_connection_past_the_idle_timeout(server, player_token):
-    status = reverse("tournaments:player_status", kwargs={"token": player_token})
+    status = reverse("live:player_status", kwargs={"token": player_token})
     # Another phone polls once and then says nothing: its connection is closed meanwhile.
     quiet = http.client.HTTPConnection(SERVER, server.port, timeout=10, source_address=("127.0.0.61", 0))
     quiet.request("GET", status)

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def laptop_game(club, arbiter, record: bytes, rounds: int):
     from lexicons.loaded import lexicon_default_row
+    from live import services as live_services
     from tournaments import services
     from tournaments.models import Round
 
@@ -39,7 +40,7 @@ def laptop_game(club, arbiter, record: bytes, rounds: int):
             services.round_compute_top(round_id=rnd.pk)
         rnd = services.round_start(round_id=Round.objects.get(pk=rnd.pk).pk)
         top = rnd.tops[0]
-        services.submission_record(
+        live_services.submission_record(
             player=players[0], round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
         )
         services.round_close(round_id=rnd.pk)

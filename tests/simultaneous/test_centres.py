@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 
 from clubs.models import Club, Member, Role
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from results import exports
 from server.writes import ServiceError
 from simultaneous import services as events
@@ -55,7 +56,7 @@ def _play(centre: Centre, rounds: int, names: tuple[str, ...]) -> None:
             services.round_compute_top(round_id=rnd.pk)
         rnd = services.round_start(round_id=rnd.pk)
         top = rnd.tops[0]
-        services.submission_record(
+        live_services.submission_record(
             player=players[0], round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
         )
         services.round_close(round_id=rnd.pk)

@@ -117,19 +117,19 @@ def test_a_live_centre_reads_no_round_its_room_has_not_played_anywhere(centre):
     tournament, game = centre.tournament_id, centre.game_id
     starts = [
         reverse("tournaments:tournament_detail", args=[tournament]),
-        reverse("tournaments:game_detail", args=[game]),
-        reverse("tournaments:game_poll", args=[game]),
-        reverse("tournaments:game_slips", args=[game]),
-        reverse("tournaments:projector", args=[game]),
-        reverse("tournaments:projector_poll", args=[game]),
+        reverse("live:game_detail", args=[game]),
+        reverse("live:game_poll", args=[game]),
+        reverse("live:game_slips", args=[game]),
+        reverse("live:projector", args=[game]),
+        reverse("live:projector_poll", args=[game]),
         reverse("results:tournament_file", args=[tournament]),
         reverse("results:game_results", args=[game]),
         reverse("results:tournament_results", args=[tournament]),
         *(reverse("results:game_export", args=[game, what]) for what in ("partie", "resultats", "csv")),
         reverse("review:game_review", args=[game]),
         reverse("training:home"),
-        reverse("tournaments:player_page", args=[player.token]),
-        reverse("tournaments:player_status", args=[player.token]),
+        reverse("live:player_page", args=[player.token]),
+        reverse("live:player_status", args=[player.token]),
     ]
     pages = _crawl(client, starts)
     assert reverse("results:tournament_file", args=[tournament]) in pages

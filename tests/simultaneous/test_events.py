@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from clubs.models import Club, Member, Role
 from engine.notation import parse_rack
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from server.writes import ServiceError
 from simultaneous import services as events
 from simultaneous.models import Centre, Event
@@ -170,6 +171,6 @@ def _finish(rnd: Round, slips: dict) -> None:
     rnd = Round.objects.get(pk=rnd.pk)
     rnd = services.round_start(round_id=rnd.pk)
     for player in slips:
-        services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd))
+        live_services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 
 from clubs.models import Club, Member, Role
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from server.writes import ServiceError
 from simultaneous import services as events
 from simultaneous.models import Centre, Event
@@ -178,7 +179,7 @@ def test_a_centre_learns_nothing_of_a_round_before_its_own_round_closes(client, 
     mine = _draw(vichy, 1)
     for rnd in (led, mine):
         services.round_start(round_id=rnd.pk)
-    services.submission_record(player=player, round_id=led.pk, text="H4 POTIERS 74")
+    live_services.submission_record(player=player, round_id=led.pk, text="H4 POTIERS 74")
     services.round_close(round_id=led.pk)
     services.round_place_top(round_id=led.pk, index=2)
     # Vichy's round still runs: its game holds the rack alone, its arbiter's screen and its

@@ -85,15 +85,11 @@ def test_a_forged_post_in_a_prepared_centre_gets_a_sentence_and_the_game_goes_on
     centre, arbiter = centre
     client.force_login(arbiter)
     rnd = _closed(centre.game_id, 1)
-    forged = client.post(
-        reverse("tournaments:round_place", args=[rnd.pk]), {"index": _other_leave(rnd)}, **HTMX
-    )
+    forged = client.post(reverse("live:round_place", args=[rnd.pk]), {"index": _other_leave(rnd)}, **HTMX)
     assert forged.status_code == 200
     assert "Le top placé est celui de la partie préparée" in forged.content.decode()
-    placed = client.post(reverse("tournaments:round_place", args=[rnd.pk]), {"index": 0}, **HTMX)
+    placed = client.post(reverse("live:round_place", args=[rnd.pk]), {"index": 0}, **HTMX)
     assert placed.status_code == 200 and "Tirer le coup 2" in placed.content.decode()
-    drawn = client.post(
-        reverse("tournaments:game_draw", args=[centre.game_id]), {"expected_number": 2}, **HTMX
-    )
+    drawn = client.post(reverse("live:game_draw", args=[centre.game_id]), {"expected_number": 2}, **HTMX)
     assert drawn.status_code == 200
     assert Round.objects.get(game_id=centre.game_id, number=2).rack == _racks()[1]

@@ -16,6 +16,7 @@ from django.test import Client
 
 from clubs.models import Club, Member, Role
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from simultaneous import services as events
 from simultaneous.models import Event
 from tournaments import services
@@ -47,7 +48,7 @@ def event(db):
         services.round_compute_top(round_id=rnd.pk)
     rnd = services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
-    services.submission_record(
+    live_services.submission_record(
         player=alice, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score']}"
     )
     services.round_close(round_id=rnd.pk)

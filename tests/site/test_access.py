@@ -21,13 +21,14 @@ from django.urls import URLPattern, reverse
 from django.utils import timezone
 
 from clubs.urls import urlpatterns as clubs_urlpatterns
+from live import services as live_services
+from live.urls import urlpatterns as live_urlpatterns
 from results.urls import urlpatterns as results_urlpatterns
 from review.urls import urlpatterns as review_urlpatterns
 from simultaneous.urls import urlpatterns as simultaneous_urlpatterns
 from tests.live_services import REDIS_DATABASES
 from tournaments import services
 from tournaments.models import Player, Round, Submission
-from tournaments.player_urls import urlpatterns as player_urlpatterns
 from tournaments.urls import urlpatterns as tournament_urlpatterns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ HTMX = {"HX-Request": "true"}
 
 
 def _page(token: str) -> str:
-    return reverse("tournaments:player_page", args=[token])
+    return reverse("live:player_page", args=[token])
 
 
 def _running(game) -> Round:
@@ -51,12 +52,12 @@ def test_each_token_shows_its_own_slip_and_never_anothers(client, players, game)
     # Words no screen shows unless it is the player's own slip.
     words = {"Alice": "QWXA", "Bruno": "KPZU", "Chloé": "VBHJ"}
     for player in players:
-        services.submission_record(player=player, round_id=rnd.pk, text=f"H8 {words[player.name]}")
+        live_services.submission_record(player=player, round_id=rnd.pk, text=f"H8 {words[player.name]}")
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=10))
     services.round_close_if_due(round_id=rnd.pk)
     for player in players:
         others = [p for p in players if p.pk != player.pk]
-        for url in (_page(player.token), reverse("tournaments:player_status", args=[player.token])):
+        for url in (_page(player.token), reverse("live:player_status", args=[player.token])):
             html = Client().get(url).content.decode()
             assert player.token in html
             for other in others:
@@ -68,10 +69,10 @@ def test_each_token_shows_its_own_slip_and_never_anothers(client, players, game)
 def test_a_slip_sent_by_one_token_never_touches_another_players_slip(client, players, game):
     alice, bruno, _ = players
     rnd = _running(game)
-    services.submission_record(player=bruno, round_id=rnd.pk, text="H8 ABC", request_id="b")
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text="H8 ABC", request_id="b")
     client.get(_page(bruno.token))  # the phone opened Bruno's link once: the URL still decides
     data = {"round": rnd.pk, "slip": "H8 AB", "request_id": "b", "player": bruno.pk, "token": bruno.token}
-    client.post(reverse("tournaments:player_submit", args=[alice.token]), data, headers=HTMX)
+    client.post(reverse("live:player_submit", args=[alice.token]), data, headers=HTMX)
     slips = dict(Submission.objects.values_list("player__name", "word"))
     assert slips == {"Alice": "AB", "Bruno": "ABC"}
 
@@ -116,9 +117,9 @@ def test_a_phone_over_the_limit_keeps_its_own_players_page_poll_and_slip(client,
     assert client.get(_page(alice.token)).status_code == 200
     _guess(client, 31)
     assert client.get(_page(alice.token)).status_code == 200
-    assert client.get(reverse("tournaments:player_status", args=[alice.token])).status_code == 200
+    assert client.get(reverse("live:player_status", args=[alice.token])).status_code == 200
     data = {"round": rnd.pk, "slip": "H8 AB", "request_id": "r"}
-    assert client.post(reverse("tournaments:player_submit", args=[alice.token]), data).status_code == 200
+    assert client.post(reverse("live:player_submit", args=[alice.token]), data).status_code == 200
     assert Submission.objects.filter(player=alice).exists()
 
 
@@ -127,7 +128,7 @@ def test_a_link_that_names_a_player_is_served_to_an_address_over_the_limit(clien
     assert _guess(client, 31)[-1] == 429
     phone = Client()  # another phone at the same address, which never opened its link before
     assert phone.get(_page(players[1].token)).status_code == 200
-    assert phone.get(reverse("tournaments:player_status", args=[players[1].token])).status_code == 200
+    assert phone.get(reverse("live:player_status", args=[players[1].token])).status_code == 200
     assert phone.get("/j/nobody/").status_code == 429
 
 
@@ -160,7 +161,7 @@ def test_moi_with_a_forgotten_player_is_not_counted_as_a_guess(client, players, 
     Player.objects.filter(pk=players[0].pk).delete()
     for _ in range(3):
         # The player's row gone: the phone is told it was removed (issue 22), never counted a guess.
-        assert client.get(reverse("tournaments:player_me")).status_code == 410
+        assert client.get(reverse("live:player_me")).status_code == 410
     assert client.get("/j/nobody/").status_code == 404
 
 
@@ -231,7 +232,8 @@ def test_redis_url_puts_the_cache_in_redis(tmp_path, redis_cache_url):
 
 # -- arbiter pages need the login ------------------------------------------------------------------
 
-_PLAYER_NAMES = {p.name for p in player_urlpatterns}
+#: The phones' routes: a join link's (its token is the key) and ``/moi/``.
+_PLAYER_NAMES = {p.name for p in live_urlpatterns if "token" in p.pattern.converters} | {"player_me"}
 #: For everyone by design: a simultaneous event's results, and its upload address (the club token is the key).
 _PUBLIC = {"event_public", "event_upload"}
 
@@ -241,6 +243,7 @@ def _arbiter_urls(ids: dict[str, int]) -> list[str]:
     urls = []
     rooms = [
         ("tournaments", tournament_urlpatterns),
+        ("live", live_urlpatterns),
         ("results", results_urlpatterns),
         ("review", review_urlpatterns),
         ("clubs", clubs_urlpatterns),
@@ -298,7 +301,7 @@ def test_a_slip_without_the_csrf_token_is_refused_and_with_it_is_stored(players,
     rnd = _running(game)
     phone = Client(enforce_csrf_checks=True)
     html = phone.get(_page(alice.token)).content.decode()
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     data = {"round": rnd.pk, "slip": "H8 AB", "request_id": "r"}
     assert phone.post(url, data).status_code == 403
     assert phone.post(url, data, headers=HTMX).status_code == 403
@@ -316,7 +319,7 @@ def test_a_refused_token_is_said_in_the_interfaces_language_never_djangos_techni
     alice = players[0]
     rnd = _running(game)
     phone = Client(enforce_csrf_checks=True)
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     data = {"round": rnd.pk, "slip": "H8 AB", "request_id": "r"}
     fragment = phone.post(url, data, headers=HTMX)
     assert fragment.status_code == 403

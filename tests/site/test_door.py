@@ -61,7 +61,7 @@ def test_a_huge_game_id_asked_for_a_printout_is_a_404(arbiter_client, game):
 
 def test_a_paper_slip_for_a_huge_table_is_refused(arbiter_client, game, players):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    url = reverse("live:slip_enter", args=[rnd.pk])
     response = arbiter_client.post(url, {"table_number": str(HUGE), "text": "H8 AB"})
     assert response.status_code == 302  # back to the game screen with the form's sentence
 
@@ -170,9 +170,9 @@ def test_a_good_password_resets_the_count(arbiter):
 def test_every_page_carries_a_policy_without_inline_scripts(arbiter_client, client, players, game):
     pages = [
         (arbiter_client, reverse("tournaments:home")),
-        (arbiter_client, reverse("tournaments:game_detail", args=[game.pk])),
+        (arbiter_client, reverse("live:game_detail", args=[game.pk])),
         (arbiter_client, reverse("tournaments:tournament_cards", args=[game.tournament_id])),
-        (client, reverse("tournaments:player_page", args=[players[0].token])),
+        (client, reverse("live:player_page", args=[players[0].token])),
         (client, reverse("login")),
     ]
     for browser, url in pages:

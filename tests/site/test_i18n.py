@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from engine.messages import Message
+from live import services as live_services
 from tournaments import services
 from tournaments.models import Round, Submission
 
@@ -33,7 +34,7 @@ def _french_afterwards():
 
 
 def _page(player) -> str:
-    return reverse("tournaments:player_page", kwargs={"token": player.token})
+    return reverse("live:player_page", kwargs={"token": player.token})
 
 
 def _switch(client, language: str, next_url: str):
@@ -45,7 +46,7 @@ def _closed_round_with_a_slip(game, player) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     rnd = services.round_start(round_id=rnd.pk)
     top = rnd.tops[0]
-    services.submission_record(
+    live_services.submission_record(
         player=player, round_id=rnd.pk, text=f"{top['ref']} {top['word']} {top['score'] - 1}"
     )
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=10))
@@ -106,13 +107,13 @@ def test_the_login_page_is_in_english_for_an_english_browser(client, db):
 
 
 def test_the_game_screen_names_the_round_and_its_action_in_english(arbiter_client, game, players):
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk]), **ENGLISH).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk]), **ENGLISH).content.decode()
     assert "Draw round 1" in page and "Ranking" in page and "Tirer le coup" not in page
 
 
 def test_a_service_refusal_is_shown_in_the_language_of_the_page(arbiter_client, game, players):
     rnd = _closed_round_with_a_slip(game, players[0])
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    url = reverse("live:slip_enter", args=[rnd.pk])
     data = {"table_number": 99, "text": "H8 MOT 10"}
     french = arbiter_client.post(url, data, **HTMX).content.decode()
     english = arbiter_client.post(url, data, **HTMX, **ENGLISH).content.decode()
@@ -124,7 +125,7 @@ def test_the_graded_slips_give_the_reason_in_the_language_of_the_page(arbiter_cl
     rnd = _closed_round_with_a_slip(game, players[0])
     sub = Submission.objects.get(round=rnd, player=players[0])
     assert sub.sanction == "warning" and sub.message != sub.message_en
-    url = reverse("tournaments:game_detail", args=[game.pk])
+    url = reverse("live:game_detail", args=[game.pk])
     french = arbiter_client.get(url).content.decode()
     english = arbiter_client.get(url, **ENGLISH).content.decode()
     assert "Bulletins corrigés" in french and _escaped(sub.message) in french
@@ -162,7 +163,7 @@ def test_the_players_switch_always_comes_back_to_the_players_page(client, player
     """Even when the page answers a slip sent without htmx (a POST-only address)."""
     url = _page(players[0])
     assert f'name="next" value="{url}"' in client.get(url).content.decode()
-    submit = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    submit = reverse("live:player_submit", kwargs={"token": players[0].token})
     page = client.post(submit, {"slip": "H8 MOT", "request_id": "r-1"}).content.decode()
     assert f'name="next" value="{url}"' in page
 
@@ -178,7 +179,7 @@ def test_after_the_round_the_player_reads_their_line_in_their_language(client, p
 
 
 def test_a_refused_slip_is_explained_in_the_players_language(client, players, game):
-    submit = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    submit = reverse("live:player_submit", kwargs={"token": players[0].token})
     data = {"slip": "H8 MOT", "request_id": "r-1"}
     french = client.post(submit, data, **HTMX).content.decode()
     english = client.post(submit, data, **HTMX, **ENGLISH).content.decode()
@@ -187,7 +188,7 @@ def test_a_refused_slip_is_explained_in_the_players_language(client, players, ga
 
 
 def test_the_card_request_page_is_in_english_for_an_english_browser(client, db):
-    page = client.get(reverse("tournaments:player_me"), **ENGLISH).content.decode()
+    page = client.get(reverse("live:player_me"), **ENGLISH).content.decode()
     assert "Scan your card" in page and "lang-switch" in page
 
 

@@ -130,7 +130,7 @@ def test_a_database_of_the_previous_schema_keeps_its_played_game_and_the_evening
     assert tournament.owner == club and MergedResults.objects.get().owner == club
     assert Member.objects.get().club == club and Member.objects.get().role == "arbiter"
     # Every player upgraded has a join code of their own (issue 25).
-    from tournaments.codes import code_ok
+    from live.codes import code_ok
     from tournaments.models import Player
 
     held = list(Player.objects.values_list("join_code", flat=True))

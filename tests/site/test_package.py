@@ -106,7 +106,10 @@ def _environment(wheel: Path, folder: Path) -> Path:
     assert installed.returncode == 0, installed.stdout + installed.stderr
     own = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     ).stdout.strip()
     paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(own) / "dependencies.pth").write_text("\n".join(sorted(paths)) + "\n", encoding="utf-8")

@@ -22,8 +22,8 @@ from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
 from engine.notation import parse_rack
 from engine.record import check, parse
 from engine.scoring import apply
-from tournaments.codes import codes_fresh
 from tournaments.plays import play_json
+from tournaments.services.registration import codes_fresh
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
 #: The last migrations of 0.1.0 (the source before 1.0.0, as of 2026-11-26: the join codes).

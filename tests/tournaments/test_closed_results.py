@@ -1,4 +1,4 @@
-"""A closed round's results made once for the whole server (tournaments/closed_results.py), on a real
+"""A closed round's results made once for the whole server (live/closed_results.py), on a real
 Redis: the process that pushes them makes them, the web processes read each phone's own entry."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import pytest
 from django.core.cache import cache
 
 from arbiter.wsgi import application
+from live import broadcast, closed_results, phone, room
+from live.own import own_html
 from tests.fixtures import calls_to
 from tests.live_services import REDIS_DATABASES
-from tournaments import broadcast, closed_results, phone, room, services
-from tournaments.own import own_html
+from tournaments import marks, services
 from tournaments.selectors import round_key
 
 from .test_polled import _messages
@@ -61,7 +62,7 @@ def _local(screen) -> dict[int, dict[str, str]]:
 
 def test_the_first_process_makes_them_and_the_others_read_each_players_own(shared_cache, made, players, game):
     _rnd, screen = _closed(players, game)
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     assert mark is not None
     first = closed_results.results_of(screen, mark)
     other = closed_results.results_of(screen, mark)  # another process: the same cache
@@ -76,7 +77,7 @@ def test_the_first_process_makes_them_and_the_others_read_each_players_own(share
 
 def test_a_process_waits_for_the_one_making_them(shared_cache, made, players, game):
     _rnd, screen = _closed(players, game)
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     base = f"closed:{game.tournament_id}:{screen.signature}:{mark}"
     assert cache.add(f"{base}:making", 1, 30)  # another process took the making
     got = []
@@ -93,7 +94,7 @@ def test_a_process_waits_for_the_one_making_them(shared_cache, made, players, ga
 def test_a_maker_that_died_leaves_them_made_by_the_waiter(shared_cache, made, players, game, monkeypatch):
     monkeypatch.setattr(closed_results, "WAIT_SECONDS", 0.3)
     _rnd, screen = _closed(players, game)
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     assert cache.add(f"closed:{game.tournament_id}:{screen.signature}:{mark}:making", 1, 30)
     results = closed_results.results_of(screen, mark)
     assert len(made) == 1 and results.own(players[0].pk, "fr") == _local(screen)[players[0].pk]["fr"]
@@ -134,12 +135,12 @@ def test_the_web_leaves_the_making_to_the_worker_sent_the_state(
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 4)
     _rnd, screen = _closed(players, game)
     closed_results.worker_coming(game.tournament_id)
-    assert closed_results.results_of(screen, room.players_mark(game.tournament_id)).made is not None
+    assert closed_results.results_of(screen, marks.players_mark(game.tournament_id)).made is not None
     assert len(made) == 1
     made.clear()
     cache.clear()
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 3)
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     closed_results.worker_coming(game.tournament_id)
     got = []
     web = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
@@ -157,7 +158,7 @@ def test_a_worker_that_never_comes_leaves_them_to_the_web(shared_cache, made, pl
     monkeypatch.setattr(closed_results, "LEFT_TO_WORKER_FROM", 0)
     _rnd, screen = _closed(players, game)
     closed_results.worker_coming(game.tournament_id)
-    results = closed_results.results_of(screen, room.players_mark(game.tournament_id))
+    results = closed_results.results_of(screen, marks.players_mark(game.tournament_id))
     assert len(made) == 1 and results.digest == closed_results.room_results(screen).digest
 
 
@@ -169,7 +170,7 @@ def test_a_web_process_reading_the_made_results_reads_no_players(
     every close) to learn that the room is a hall."""
     settings.ROOM_MEMO_SECONDS = 60
     _rnd, screen = _closed(players, game)
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     closed_results.results_of(screen, mark, pusher=True)  # the worker made them
     expected = _local(screen)[players[1].pk]["fr"]
     read = calls_to(monkeypatch, room, "_room")
@@ -199,7 +200,7 @@ def test_a_poll_that_sees_a_close_before_its_announce_leaves_the_results_to_the_
     monkeypatch.setattr(broadcast, "_announce", announced.append)  # the announce, held back
     type(rnd).objects.get(pk=rnd.pk).save()  # the close, committed: not yet announced
     assert announced == [game.tournament_id]
-    mark = room.players_mark(game.tournament_id)
+    mark = marks.players_mark(game.tournament_id)
     got = []
     web = threading.Thread(target=lambda: got.append(closed_results.results_of(screen, mark)))
     web.start()

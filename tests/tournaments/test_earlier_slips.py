@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from django.urls import reverse
 
+from live import services as live_services
 from tournaments import services, standings
 from tournaments.models import Round, Submission
 
@@ -22,7 +23,7 @@ def _played(game, number: int, slips=()) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=number).round
     services.round_start(round_id=rnd.pk)
     for player, text in slips:
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     return Round.objects.get(pk=rnd.pk)
 
@@ -39,12 +40,12 @@ def _top_slip(rnd: Round) -> str:
 
 
 def _enter(client, rnd: Round, table: int, text: str, **data):
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    url = reverse("live:slip_enter", args=[rnd.pk])
     return client.post(url, {"table_number": table, "text": text, **data}, **HTMX)
 
 
 def _undo(client, rnd: Round):
-    return client.post(reverse("tournaments:correction_undo", args=[rnd.pk]), **HTMX)
+    return client.post(reverse("live:correction_undo", args=[rnd.pk]), **HTMX)
 
 
 def _totals(game) -> dict[str, int]:
@@ -57,12 +58,12 @@ def _paid(rnd: Round, player) -> tuple[int, str] | None:
 
 
 def _phone_status(client, player, signature: str):
-    url = reverse("tournaments:player_status", kwargs={"token": player.token})
+    url = reverse("live:player_status", kwargs={"token": player.token})
     return client.get(url, {"s": signature}, **HTMX)
 
 
 def _signature(client, player) -> str:
-    page = client.get(reverse("tournaments:player_page", kwargs={"token": player.token})).content.decode()
+    page = client.get(reverse("live:player_page", kwargs={"token": player.token})).content.decode()
     return re.search(r"\?s=([0-9a-z.]+)", page).group(1)
 
 
@@ -78,7 +79,7 @@ def test_while_the_next_round_runs_the_arbiter_types_a_paper_slip_corrects_and_u
     second = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=2).round.pk)
     running_version = second.version
 
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "Bulletins reçus" in page  # round 2 runs on the screen...
     assert "Bulletins corrigés du coup 1" in page and "H8 ZZZ 10" in page  # ...above round 1's slips
     assert f'hx-get="/parties/{game.pk}/bulletins/?coup=1"' in page
@@ -107,7 +108,7 @@ def test_while_the_next_round_runs_the_arbiter_types_a_paper_slip_corrects_and_u
     # Round 2 ran on, untouched: its phones were not redrawn, its slips still come in.
     second.refresh_from_db()
     assert second.status == Round.Status.RUNNING and second.version == running_version
-    services.submission_record(player=chloe, round_id=second.pk, text=_top_slip(second))
+    live_services.submission_record(player=chloe, round_id=second.pk, text=_top_slip(second))
     assert _paid(second, chloe) is not None
 
 
@@ -122,7 +123,7 @@ def test_a_correction_of_round_n_reaches_the_phones_once_round_n_plus_one_is_ove
     assert _phone_total(shown.content.decode()) == 0
     assert _phone_status(client, alice, signature).status_code == 204
 
-    services.submission_enter(
+    live_services.submission_enter(
         round_id=first.pk, table_number=alice.table_number, text=_top_slip(first), user=arbiter
     )
     redrawn = _phone_status(client, alice, signature)
@@ -135,7 +136,7 @@ def test_a_correction_of_round_n_reaches_the_phones_once_round_n_plus_one_is_ove
         round_id=services.round_draw(game_id=_place(second), expected_number=3).round.pk
     )
     signature = _signature(client, alice)
-    services.submission_enter(
+    live_services.submission_enter(
         round_id=second.pk, table_number=alice.table_number, text=_top_slip(second), user=arbiter
     )
     assert _phone_status(client, alice, signature).status_code == 204
@@ -156,18 +157,16 @@ def test_after_the_game_any_round_is_opened_corrected_and_undone_and_the_results
     first = _placed(game, 1, [(alice, "H8 ZZZ 10")])
     second = _placed(game, 2, [(bruno, "H8 ZZZ 10")])
     services.game_end(game_id=game.pk)
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "Partie terminée" in page and "Bulletins corrigés du coup 2" in page  # the last by default
     for number in (1, 2):
         assert f'href="/parties/{game.pk}/?coup={number}"' in page
-    picked = arbiter_client.get(
-        reverse("tournaments:game_detail", args=[game.pk]), {"coup": 1}
-    ).content.decode()
+    picked = arbiter_client.get(reverse("live:game_detail", args=[game.pk]), {"coup": 1}).content.decode()
     assert "Bulletins corrigés du coup 1" in picked and re.search(
         r'\?coup=1"[^>]*aria-current="true"', picked
     )
 
-    url = reverse("tournaments:game_slips", args=[game.pk])
+    url = reverse("live:game_slips", args=[game.pk])
     panel = arbiter_client.get(url, {"coup": 1}, **HTMX).content.decode()
     assert "Bulletins corrigés du coup 1" in panel and "H8 ZZZ 10" in panel
     assert "ce n’est pas le dernier coup clos" in panel  # an earlier round: said so
@@ -175,8 +174,8 @@ def test_after_the_game_any_round_is_opened_corrected_and_undone_and_the_results
     results = reverse("results:game_results", args=[game.pk])
     sheet_key = re.search(r"\?v=([^\"]+)\"", arbiter_client.get(results).content.decode()).group(1)
     assert arbiter_client.get(results, {"v": unquote(sheet_key)}, **HTMX).status_code == 204
-    projector = reverse("tournaments:projector_poll", args=[game.pk])
-    shown = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
+    projector = reverse("live:projector_poll", args=[game.pk])
+    shown = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
     projector_key = unquote(re.search(r"/etat/\?v=([^\"]+)\"", shown).group(1))
     assert arbiter_client.get(projector, {"v": projector_key}, **HTMX).status_code == 204
 
@@ -206,7 +205,7 @@ def test_after_the_game_any_round_is_opened_corrected_and_undone_and_the_results
 def test_a_round_asked_for_that_the_game_has_not_graded_shows_the_last_graded_one(
     arbiter_client, game, players
 ):
-    url = reverse("tournaments:game_slips", args=[game.pk])
+    url = reverse("live:game_slips", args=[game.pk])
     assert arbiter_client.get(url, **HTMX).content.decode().strip() == ""  # nothing graded yet
     _placed(game, 1)
     for asked in ("7", "abc", "0", "99999999999999999999", "²", ""):

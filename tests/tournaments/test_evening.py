@@ -13,8 +13,11 @@ from django.utils import timezone
 
 from engine.draw import Bag, Draw, Rejection
 from engine.notation import parse_rack
+from live import announce, phone, room, screens
+from live import selectors as live_selectors
+from live import services as live_services
 from results import exports, sheets
-from tournaments import announce, phone, room, screens, selectors, services, standings
+from tournaments import selectors, services, standings
 from tournaments.models import Game, Player, Round, Submission
 
 REFERENCE = ("VDFIR?A", "IBHIQE")  # the first reference game's first two racks, as typed
@@ -34,7 +37,7 @@ def _play(rnd: Round, slips=None) -> Round:
     """Start, take the slips {player: text}, close, place the proposed top."""
     services.round_start(round_id=rnd.pk)
     for player, text in (slips or {}).items():
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     services.round_close(round_id=rnd.pk)
     return services.round_place_top(round_id=rnd.pk)
 
@@ -165,7 +168,9 @@ def test_an_abandoned_game_leaves_the_rankings_and_the_phones(tournament, player
     mistake = services.game_start(tournament=tournament)
     rnd = services.round_draw(game_id=mistake.pk, expected_number=1).round
     services.round_start(round_id=rnd.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(Round.objects.get(pk=rnd.pk)))
+    live_services.submission_record(
+        player=players[0], round_id=rnd.pk, text=_top(Round.objects.get(pk=rnd.pk))
+    )
     with pytest.raises(services.ServiceError):
         services.game_delete(game_id=mistake.pk)  # a slip was handed in: abandon, do not delete
     services.game_abandon(game_id=mistake.pk)
@@ -187,7 +192,7 @@ def test_a_round_left_running_past_its_deadline_is_closed_by_the_tournament_page
     game, players, arbiter_client
 ):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(minutes=10))
     arbiter_client.get(f"/tournois/{game.tournament_id}/")
     rnd.refresh_from_db()
@@ -263,10 +268,10 @@ def test_the_results_file_names_the_organising_club(tournament, game):
 
 def test_the_arbiter_sees_who_is_missing_and_each_slips_history_with_its_times(game, players):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZ 10")
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZ 10")
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
     assert screens.game_screen(game).missing == [2, 3]
-    history = selectors.slip_history(rnd, 1)
+    history = live_selectors.slip_history(rnd, 1)
     assert [slip for _at, slip in history.sent] == ["H8 ZZZ 10", _top(rnd)]
     assert history.sent[0][0] <= history.sent[1][0]
 
@@ -274,8 +279,8 @@ def test_the_arbiter_sees_who_is_missing_and_each_slips_history_with_its_times(g
 def test_a_slip_accepted_in_the_grace_window_is_marked_with_its_arrival(game, players):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
     late = rnd.deadline + timedelta(seconds=1)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
-    services.submission_record(player=players[1], round_id=rnd.pk, text=_top(rnd), now=rnd.deadline)
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
+    live_services.submission_record(player=players[1], round_id=rnd.pk, text=_top(rnd), now=rnd.deadline)
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
     rows = {row.player.pk: row.in_grace for row in room.round_slips(Round.objects.get(pk=rnd.pk))}
     assert rows == {players[0].pk: True, players[1].pk: False, players[2].pk: False}
@@ -283,7 +288,7 @@ def test_a_slip_accepted_in_the_grace_window_is_marked_with_its_arrival(game, pl
 
 def test_while_a_round_runs_the_game_screen_links_the_tables_not_heard_from(game, players, arbiter_client):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd))
     page = arbiter_client.get(f"/parties/{game.pk}/etat/", HTTP_HX_REQUEST="true").content.decode()
     missing = re.search(r'<p class="missing-tables">(.*?)</p>', page).group(1)
     link = r'<a href="([^"]+)" hx-get="([^"]+)" hx-target="#slip-history">table (\d+)</a>'
@@ -300,9 +305,9 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
     """The slips' rows (written in Python, ``templatetags/rows.py``), in French and in English."""
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
     late = rnd.deadline + timedelta(seconds=1)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
-    services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
+    live_services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
     url = f"/parties/{game.pk}/bulletins/"  # the slips panel, apart from the live region (issue 23)
     for lang, words in (
         (
@@ -329,18 +334,18 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
 
 def test_undo_walks_back_through_every_correction_in_order(game, players, arbiter):
     rnd = services.round_start(round_id=services.round_draw(game_id=game.pk, expected_number=1).round.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZ 10")
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZ 10")
     services.round_close(round_id=rnd.pk)
-    services.submission_correct(round_id=rnd.pk, player=players[0], text=_top(rnd), user=arbiter)
-    services.submission_enter(round_id=rnd.pk, table_number=2, text=_top(rnd), user=arbiter)
-    services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # table 2's paper slip goes
+    live_services.submission_correct(round_id=rnd.pk, player=players[0], text=_top(rnd), user=arbiter)
+    live_services.submission_enter(round_id=rnd.pk, table_number=2, text=_top(rnd), user=arbiter)
+    live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # table 2's paper slip goes
     assert not Submission.objects.filter(round=rnd, player=players[1]).exists()
-    services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # table 1 back to ZZZ
+    live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # table 1 back to ZZZ
     slip = Submission.objects.get(round=rnd, player=players[0])
     assert (slip.slip_text(), slip.paid, slip.sanction) == ("H8 ZZZ 10", 0, "zero")
     with pytest.raises(services.ServiceError):
-        services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # nothing left to undo
-    log = list(selectors.round_changes(rnd))
+        live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)  # nothing left to undo
+    log = list(live_selectors.round_changes(rnd))
     assert len(log) == 4 and [c.undoes_id is not None for c in log] == [True, True, False, False]
     assert log[0].after == {"slip": "H8 ZZZ 10", "paid": 0, "sanction": "zero", "reason": "word"}
 

@@ -37,6 +37,7 @@ from engine.board import Board
 from engine.draw import Bag
 from engine.movegen import Position, find_tops
 from lexicons.loaded import engine_lexicon
+from live.middleware import RETRY_AFTER_SECONDS
 from tests.fixtures import worker_game
 from tests.live_services import (
     REDIS_DATABASES,
@@ -47,7 +48,6 @@ from tests.live_services import (
     wait_for,
 )
 from tournaments import plays, services
-from tournaments.middleware import RETRY_AFTER_SECONDS
 from tournaments.models import Game, Player, Round, Submission, Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +231,7 @@ def test_a_top_lost_with_its_killed_worker_is_queued_again_by_the_arbiters_scree
     assert wait_for(lambda: workers.ready(second)), workers.logs()
     # Not overdue yet, however long the kill and the new worker took on a loaded machine.
     Round.objects.filter(pk=rnd.pk).update(drawn_at=timezone.now())
-    poll = reverse("tournaments:game_poll", args=[game.pk])
+    poll = reverse("live:game_poll", args=[game.pk])
     assert arbiter_client.get(poll).status_code == 200
     assert _top_state(rnd) == Round.TopState.PENDING
 
@@ -242,7 +242,7 @@ def test_a_top_lost_with_its_killed_worker_is_queued_again_by_the_arbiters_scree
     rnd = _wait_for_top(rnd, workers)
     _assert_top_is_the_racks(rnd)
 
-    arbiter_client.post(reverse("tournaments:round_start", args=[rnd.pk]), **HTMX)
+    arbiter_client.post(reverse("live:round_start", args=[rnd.pk]), **HTMX)
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.RUNNING
     _assert_no_tile_lost(game, rnd)
 
@@ -318,13 +318,13 @@ def test_a_top_no_worker_takes_is_offered_to_the_laptop_once_overdue(
     """Redis answers but no Celery worker runs: the arbiter is not left waiting on "calcul du top…"."""
     game = worker_game(tournament)
     html = arbiter_client.post(
-        reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
+        reverse("live:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
     ).content.decode()
     rnd = Round.objects.get(game=game)
-    here = reverse("tournaments:round_compute_top", args=[rnd.pk])
+    here = reverse("live:round_compute_top", args=[rnd.pk])
     assert rnd.top_state == Round.TopState.PENDING and "calcul du top" in html and here not in html
     key = re.search(r"\?v=([^\"&]+)", html).group(1)
-    poll = reverse("tournaments:game_poll", args=[game.pk])
+    poll = reverse("live:game_poll", args=[game.pk])
     assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
 
     Round.objects.filter(pk=rnd.pk).update(
@@ -348,14 +348,12 @@ def test_with_redis_down_the_arbiter_is_told_and_computes_the_top_on_the_laptop(
 ):
     game = worker_game(tournament)
     began = time.monotonic()
-    page = arbiter_client.post(
-        reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
-    )
+    page = arbiter_client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX)
     assert time.monotonic() - began < 5  # the draw is not held by a broker that does not answer
     rnd = Round.objects.get(game=game)
     assert rnd.top_state == Round.TopState.FAILED
     html = page.content.decode()
-    here = reverse("tournaments:round_compute_top", args=[rnd.pk])
+    here = reverse("live:round_compute_top", args=[rnd.pk])
     assert BROKER_DOWN_TEXT in html and f'hx-post="{here}"' in html and "Calculer le top ici" in html
     assert re.search(r'<button type="submit" class="primary big" disabled>\s*Lancer le chrono', html)
 
@@ -366,11 +364,11 @@ def test_with_redis_down_the_arbiter_is_told_and_computes_the_top_on_the_laptop(
 
     # The round then runs as usual: the clock starts (its close cannot be queued either) and a
     # request past the deadline closes it.
-    arbiter_client.post(reverse("tournaments:round_start", args=[rnd.pk]), **HTMX)
+    arbiter_client.post(reverse("live:round_start", args=[rnd.pk]), **HTMX)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.RUNNING
     top = rnd.tops[0]
-    submit = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    submit = reverse("live:player_submit", kwargs={"token": players[0].token})
     slip = {
         "round": rnd.pk,
         "slip": f"{top['ref']} {top['word']}",
@@ -379,7 +377,7 @@ def test_with_redis_down_the_arbiter_is_told_and_computes_the_top_on_the_laptop(
     }
     assert Client().post(submit, slip, **HTMX).status_code == 200
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=30))
-    arbiter_client.get(reverse("tournaments:game_poll", args=[game.pk]))
+    arbiter_client.get(reverse("live:game_poll", args=[game.pk]))
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
     assert Submission.objects.get(round=rnd, player=players[0]).paid == top["score"]
@@ -396,12 +394,12 @@ def test_a_top_overdue_when_redis_goes_down_is_reported_and_computed_on_the_lapt
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     overdue = timedelta(seconds=settings.TOP_REQUEUE_SECONDS)
     Round.objects.filter(pk=rnd.pk).update(drawn_at=F("drawn_at") - overdue)
-    poll = reverse("tournaments:game_poll", args=[game.pk])
+    poll = reverse("live:game_poll", args=[game.pk])
     with use_broker(settings, DEAD_REDIS_URL):
         arbiter_client.get(poll)
         assert _top_state(rnd) == Round.TopState.FAILED
         assert BROKER_DOWN_TEXT in arbiter_client.get(poll).content.decode()
-        arbiter_client.post(reverse("tournaments:round_compute_top", args=[rnd.pk]), **HTMX)
+        arbiter_client.post(reverse("live:round_compute_top", args=[rnd.pk]), **HTMX)
     rnd.refresh_from_db()
     _assert_top_is_the_racks(rnd)
     _assert_no_tile_lost(game, rnd)
@@ -466,7 +464,7 @@ def test_a_slip_sent_while_sqlite_is_locked_is_answered_503_and_its_retry_is_sto
     short_sqlite_timeout, client, tournament, players
 ):
     rnd = _running_round(tournament)
-    submit = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    submit = reverse("live:player_submit", kwargs={"token": players[0].token})
     slip = _slip(rnd, "burst-1")
 
     locker = sqlite3.connect(connection.settings_dict["NAME"], timeout=5, isolation_level=None)
@@ -492,7 +490,7 @@ def test_a_slip_whose_postgresql_connection_was_dropped_is_answered_503_and_its_
     import psycopg
 
     rnd = _running_round(tournament)
-    submit = reverse("tournaments:player_submit", kwargs={"token": players[0].token})
+    submit = reverse("live:player_submit", kwargs={"token": players[0].token})
     slip = _slip(rnd, "burst-1")
 
     connection.ensure_connection()
@@ -518,7 +516,7 @@ def test_a_database_error_on_the_arbiters_pages_is_not_taken_for_a_phones_retry(
     locker.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(OperationalError, match="database is locked"):
-            arbiter_client.post(reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1})
+            arbiter_client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": 1})
     finally:
         locker.execute("ROLLBACK")
         locker.close()

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from tournaments import services
 from tournaments.models import Round, Submission
 
@@ -42,7 +43,7 @@ def room(players, game):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     rnd = services.round_start(round_id=rnd.pk)
     alice, bruno, _ = players
-    services.submission_record(player=bruno, round_id=rnd.pk, text="H4 ZYTHUMS 12", request_id="b")
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text="H4 ZYTHUMS 12", request_id="b")
     return alice, bruno, rnd
 
 
@@ -174,19 +175,19 @@ def test_an_unknown_link_is_answered_in_english_too(client, db):
 def test_the_page_and_the_poll_answer_any_query_and_headers(client, room, query, headers):
     alice, bruno, _ = room
     qs = "?" + _form(query).decode()
-    page = client.get(reverse("tournaments:player_page", args=[alice.token]) + qs, headers=headers)
+    page = client.get(reverse("live:player_page", args=[alice.token]) + qs, headers=headers)
     assert _check(page, bruno) and page.status_code == 200
-    poll = client.get(reverse("tournaments:player_status", args=[alice.token]) + qs, headers=headers)
+    poll = client.get(reverse("live:player_status", args=[alice.token]) + qs, headers=headers)
     _check(poll, bruno)
     assert poll.status_code in (200, 204)
 
 
 def test_the_wrong_method_is_a_405_not_an_error(client, room):
     alice, _, _ = room
-    assert client.post(reverse("tournaments:player_page", args=[alice.token])).status_code == 405
-    assert client.post(reverse("tournaments:player_status", args=[alice.token])).status_code == 405
-    assert client.get(reverse("tournaments:player_submit", args=[alice.token])).status_code == 405
-    assert client.put(reverse("tournaments:player_me")).status_code == 405  # a POST takes a join code
+    assert client.post(reverse("live:player_page", args=[alice.token])).status_code == 405
+    assert client.post(reverse("live:player_status", args=[alice.token])).status_code == 405
+    assert client.get(reverse("live:player_submit", args=[alice.token])).status_code == 405
+    assert client.put(reverse("live:player_me")).status_code == 405  # a POST takes a join code
 
 
 # -- the slip -------------------------------------------------------------------------------------------
@@ -202,7 +203,7 @@ def test_any_slip_form_gets_a_receipt_or_a_sentence(client, room, data, headers)
     alice, bruno, rnd = room
     fields = data.draw(_slip_fields(rnd.pk))
     bruno_before = _stored(bruno)
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     body = _form(fields)
     response = client.post(url, body, FORM, headers=headers)
     html = _check(response, bruno)
@@ -229,7 +230,7 @@ def test_any_slip_form_gets_a_receipt_or_a_sentence(client, room, data, headers)
 )
 def test_a_slip_in_the_wrong_encoding_is_a_sentence_or_a_400(client, room, content_type, body):
     alice, bruno, _ = room
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     response = client.post(url, body, content_type, headers={"HX-Request": "true"})
     html = _check(response, bruno)
     assert response.status_code in (200, 400)
@@ -239,14 +240,14 @@ def test_a_slip_in_the_wrong_encoding_is_a_sentence_or_a_400(client, room, conte
 
 def test_a_form_with_too_many_fields_is_a_400(client, room):
     alice, _, _ = room
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     body = _form({"slip": ["H8 AB"] * 2000})
     assert client.post(url, body, FORM).status_code == 400
 
 
 def test_a_100_kb_slip_is_refused_with_the_sentence_and_the_field_kept(client, room):
     alice, _, rnd = room
-    url = reverse("tournaments:player_submit", args=[alice.token])
+    url = reverse("live:player_submit", args=[alice.token])
     huge = "ÉCRASÉ" * 20_000
     response = client.post(url, {"round": rnd.pk, "slip": huge, "claimed": "9" * 100_000, "request_id": "h"})
     html = _check(response)
@@ -259,7 +260,7 @@ def test_a_100_kb_slip_is_refused_with_the_sentence_and_the_field_kept(client, r
 
 def _post(client, player, round_id, slip, request_id, **headers):
     data = {"round": round_id, "slip": slip, "claimed": "12", "request_id": request_id}
-    return client.post(reverse("tournaments:player_submit", args=[player.token]), data, headers=headers)
+    return client.post(reverse("live:player_submit", args=[player.token]), data, headers=headers)
 
 
 def test_the_same_request_sent_three_times_is_stored_once(client, room):
@@ -305,8 +306,8 @@ def test_a_slip_sent_to_another_tournaments_round_is_refused(client, room, arbit
 @example(headers={}, language="\x00", next_url="javascript:alert(1)")
 def test_moi_and_the_language_switch_answer_anything(client, room, headers, language, next_url):
     alice, bruno, _ = room
-    client.get(reverse("tournaments:player_page", args=[alice.token]))
-    me = client.get(reverse("tournaments:player_me"), headers=headers)
+    client.get(reverse("live:player_page", args=[alice.token]))
+    me = client.get(reverse("live:player_me"), headers=headers)
     _check(me, bruno)
     assert me.status_code in (200, 302)
     body = _form({"language": language, "next": next_url})

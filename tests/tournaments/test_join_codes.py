@@ -13,11 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import given
 
+from live import codes
 from tests.tournaments import test_hostile as hostile
-from tournaments import codes, services
+from tournaments import services
 from tournaments.models import JOIN_CODE_ALPHABET, Player
+from tournaments.services import registration
 
-ME = reverse("tournaments:player_me")
+ME = reverse("live:player_me")
 FORM = "application/x-www-form-urlencoded"
 #: Eight characters, none of the look-alikes.
 SHAPE = re.compile("[A-HJKMNP-Z2-9]{8}")
@@ -25,7 +27,7 @@ ENGLISH = {"Accept-Language": "en"}
 
 
 def _page(player) -> str:
-    return reverse("tournaments:player_page", kwargs={"token": player.token})
+    return reverse("live:player_page", kwargs={"token": player.token})
 
 
 def _typed(client, typed, address: str = "127.0.0.1", **headers):
@@ -71,12 +73,12 @@ def test_a_new_code_is_never_one_a_player_holds(players, monkeypatch):
     """The random codes drawn are checked against the database: a code drawn again is drawn anew."""
     held = players[0].join_code
     drawn = iter([held, held, "ABCDEFGH", "ABCDEFGH", "ZZZZ2222"])
-    monkeypatch.setattr(codes, "new_join_code", lambda: next(drawn))
-    assert codes.codes_fresh(2) in (["ABCDEFGH", "ZZZZ2222"], ["ZZZZ2222", "ABCDEFGH"])
+    monkeypatch.setattr(registration, "new_join_code", lambda: next(drawn))
+    assert registration.codes_fresh(2) in (["ABCDEFGH", "ZZZZ2222"], ["ZZZZ2222", "ABCDEFGH"])
     drawn = iter([held, "ABCDEFGH"])
-    assert codes.codes_fresh(1, avoid=[]) == ["ABCDEFGH"]
+    assert registration.codes_fresh(1, avoid=[]) == ["ABCDEFGH"]
     drawn = iter(["ABCDEFGH", "QRST2345"])
-    assert codes.codes_fresh(1, avoid=["ABCDEFGH"]) == ["QRST2345"]
+    assert registration.codes_fresh(1, avoid=["ABCDEFGH"]) == ["QRST2345"]
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from live import room
 from tests.fixtures import calls_to
-from tournaments import room, services
+from tournaments import services
 from tournaments.models import Player
 from tournaments.templatetags import rows as rows_tags
 
@@ -56,7 +57,7 @@ def test_the_panels_rows_are_written_once_and_each_answer_has_its_own_token(
 ):
     rnd = _placed(game, 1, [(players[0], "H8 ZZZ 10")])
     written = calls_to(monkeypatch, rows_tags, "_row")
-    url = reverse("tournaments:game_slips", args=[game.pk])
+    url = reverse("live:game_slips", args=[game.pk])
     first = arbiter_client.get(url, {"coup": 1}, **HTMX).content.decode()
     second = arbiter_client.get(url, {"coup": 1}, **HTMX).content.decode()
     assert len(written) == len(players)  # once for both answers

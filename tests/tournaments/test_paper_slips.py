@@ -21,7 +21,7 @@ def _closed(game) -> Round:
 
 
 def _enter(client, rnd, table, text, **extra):
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    url = reverse("live:slip_enter", args=[rnd.pk])
     return client.post(url, {"table_number": table, "text": text, "paper": "1"}, **HTMX, **extra)
 
 
@@ -57,7 +57,7 @@ def test_a_slip_with_a_joker_is_offered_for_correction_as_typed_and_reads_back_t
 ):
     rnd = _closed(game)
     _enter(arbiter_client, rnd, players[0].table_number, "H8 AB?C 12")
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert 'value="H8 AB?C 12"' in page  # the correction field, as the arbiter would type it
     # Sent back as it stands (say, only the score changed), the joker stays a joker.
     _enter(arbiter_client, rnd, players[0].table_number, "H8 AB?C 14")

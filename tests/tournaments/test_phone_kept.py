@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.urls import reverse
 from django.utils import timezone
 
+from live import services as live_services
 from tournaments import services
 from tournaments.models import Round, Submission
 
@@ -17,12 +18,12 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def _submit(client, player, rnd, slip, request_id="r-1"):
     data = {"round": rnd.pk, "slip": slip, "request_id": request_id}
-    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    url = reverse("live:player_submit", kwargs={"token": player.token})
     return client.post(url, data, **HTMX).content.decode()
 
 
 def _poll(client, player, **shown) -> str:
-    url = reverse("tournaments:player_status", kwargs={"token": player.token})
+    url = reverse("live:player_status", kwargs={"token": player.token})
     response = client.get(url, {"s": "old", **shown}, **HTMX)
     assert response.status_code == 200
     return response.content.decode()
@@ -103,7 +104,7 @@ def _one_round_game(tournament, player, seed: int):
     """A game of one round that the player played, then ended by the arbiter."""
     game = services.game_start(tournament=tournament, seed=seed)
     rnd = _running(game)
-    services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
     services.game_end(game_id=game.pk)

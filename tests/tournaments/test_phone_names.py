@@ -28,11 +28,11 @@ def _keys(html: str) -> dict:
 
 
 def _page(client, player) -> str:
-    return client.get(reverse("tournaments:player_page", kwargs={"token": player.token})).content.decode()
+    return client.get(reverse("live:player_page", kwargs={"token": player.token})).content.decode()
 
 
 def _poll(client, player, keys):
-    return client.get(reverse("tournaments:player_status", kwargs={"token": player.token}), keys, **HTMX)
+    return client.get(reverse("live:player_status", kwargs={"token": player.token}), keys, **HTMX)
 
 
 def _shows(response, name: str, table: int) -> bool:

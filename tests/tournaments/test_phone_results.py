@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from live import services as live_services
 from tournaments import services, standings
 from tournaments.models import Round, Submission
 
@@ -20,7 +21,7 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def _page(player) -> str:
-    return reverse("tournaments:player_page", kwargs={"token": player.token})
+    return reverse("live:player_page", kwargs={"token": player.token})
 
 
 def _running(game) -> Round:
@@ -34,7 +35,7 @@ def _top(rnd: Round) -> str:
 
 def _send(client, player, rnd, slip, claimed=""):
     data = {"round": rnd.pk, "slip": slip, "claimed": claimed, "request_id": player.name}
-    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    url = reverse("live:player_submit", kwargs={"token": player.token})
     return client.post(url, data, **HTMX).content.decode()
 
 
@@ -143,7 +144,7 @@ def test_the_game_screens_ranking_is_made_once_per_change_and_follows_every_chan
         assert standings.game_rows_shared(game) is made
     services.player_update(player=alice, table_number=alice.table_number, name="Alice A.")
     assert standings.game_rows_shared(game).rows[0].name == "Alice A."
-    services.submission_correct(round_id=rnd.pk, player=bruno, text=_top(rnd), user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=bruno, text=_top(rnd), user=arbiter)
     after = standings.game_rows_shared(game)
     assert after == standings.game_rows(standings.game_ranking(game))
     assert {row.total for row in after.rows[:2]} == {rnd.tops[0]["score"]}
@@ -154,7 +155,7 @@ def test_the_projectors_ranking_is_the_kept_one_and_its_rows_are_written_once_pe
 ):
     """The projector shows the arbiter's screen's kept ranking (not one made at each redraw), and a
     ranking's rows are written once per ranking and language; a rename shows at the next redraw."""
-    from tournaments import screens
+    from live import screens
     from tournaments.templatetags import rows as rows_tags
 
     alice = players[0]
@@ -194,7 +195,7 @@ def _one_round(game, number: int, slips: dict) -> Round:
     rnd = services.round_draw(game_id=game.pk, expected_number=number).round
     rnd = services.round_start(round_id=rnd.pk)
     for player, text in slips(rnd).items():
-        services.submission_record(player=player, round_id=rnd.pk, text=text)
+        live_services.submission_record(player=player, round_id=rnd.pk, text=text)
     return services.round_close(round_id=rnd.pk)
 
 

@@ -10,8 +10,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from live import phone
 from tests.fixtures import worker_game
-from tournaments import phone, services
+from tournaments import services
 from tournaments.models import Grading, Round, Submission
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -19,11 +20,11 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def _page(player) -> str:
-    return reverse("tournaments:player_page", kwargs={"token": player.token})
+    return reverse("live:player_page", kwargs={"token": player.token})
 
 
 def _status(player) -> str:
-    return reverse("tournaments:player_status", kwargs={"token": player.token})
+    return reverse("live:player_status", kwargs={"token": player.token})
 
 
 def _running(game) -> Round:
@@ -33,7 +34,7 @@ def _running(game) -> Round:
 
 def _post(client, player, rnd, slip, claimed="", request_id="r-1"):
     data = {"round": rnd.pk, "slip": slip, "claimed": claimed, "request_id": request_id}
-    return client.post(reverse("tournaments:player_submit", kwargs={"token": player.token}), data, **HTMX)
+    return client.post(reverse("live:player_submit", kwargs={"token": player.token}), data, **HTMX)
 
 
 @pytest.mark.parametrize(
@@ -144,13 +145,13 @@ def test_the_language_switch_sits_after_the_screen_and_the_keep_awake_fallback_i
     html = client.get(_page(players[0])).content.decode()
     assert html.index("</main>") < html.index('class="lang-switch"')
     assert "tournaments/vendor/NoSleep.min.js" in html
-    assert html.index("NoSleep.min.js") < html.index("tournaments/player.js")
+    assert html.index("NoSleep.min.js") < html.index("live/player.js")
 
 
 def test_the_arbiters_paper_slip_reads_lower_case_as_letters_like_the_phone(arbiter_client, players, game):
     rnd = _running(game)
     services.round_close(round_id=rnd.pk)
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    url = reverse("live:slip_enter", args=[rnd.pk])
     arbiter_client.post(
         url, {"table_number": players[1].table_number, "text": "H8 ABc 12", "paper": "1"}, **HTMX
     )

@@ -29,7 +29,7 @@ def _slip(rnd: Round, request_id: str = "r-1") -> dict:
 
 
 def _submit_url(player) -> str:
-    return reverse("tournaments:player_submit", kwargs={"token": player.token})
+    return reverse("live:player_submit", kwargs={"token": player.token})
 
 
 @pytest.mark.django_db
@@ -37,9 +37,7 @@ def test_every_answer_to_a_slip_is_marked_as_the_servers(client, players, game):
     rnd = _running(game)
     stored = client.post(_submit_url(players[0]), _slip(rnd), **HTMX)
     refused = client.post(_submit_url(players[0]), {**_slip(rnd), "round": "9999"}, **HTMX)
-    unknown = client.post(
-        reverse("tournaments:player_submit", kwargs={"token": "x" * 20}), _slip(rnd), **HTMX
-    )
+    unknown = client.post(reverse("live:player_submit", kwargs={"token": "x" * 20}), _slip(rnd), **HTMX)
     strict = Client(enforce_csrf_checks=True)
     expired = strict.post(_submit_url(players[1]), _slip(rnd), **HTMX)
     answers = [stored, refused, unknown, expired]
@@ -65,7 +63,7 @@ def test_a_retry_refused_as_late_before_its_first_try_is_stored_ends_received(cl
     assert "reçu à" in first and "Trop tard" not in first
     assert Submission.objects.get(round=rnd, player=players[0]).request_id.startswith("r-1:")
 
-    page = client.get(reverse("tournaments:player_page", kwargs={"token": players[0].token})).content.decode()
+    page = client.get(reverse("live:player_page", kwargs={"token": players[0].token})).content.decode()
     receipt = page[page.index('id="player-receipt"') :]
     receipt = receipt[: receipt.index("</div>")]
     assert "reçu à" in receipt and "Trop tard" not in receipt, receipt
@@ -83,7 +81,7 @@ def test_a_late_slip_that_is_another_sending_stays_refused(client, players, game
     client.post(_submit_url(players[0]), _slip(rnd, "r-1"), **HTMX, **in_time)
     late = client.post(_submit_url(players[0]), _slip(rnd, "r-2"), **HTMX).content.decode()
     assert "Trop tard" in late
-    page = client.get(reverse("tournaments:player_page", kwargs={"token": players[0].token})).content.decode()
+    page = client.get(reverse("live:player_page", kwargs={"token": players[0].token})).content.decode()
     receipt = page[page.index('id="player-receipt"') :]
     assert "Trop tard" in receipt[: receipt.index("</div>")]
 

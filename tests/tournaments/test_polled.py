@@ -1,4 +1,4 @@
-"""A polling phone's changed state is answered with the room's messages, as pushed (tournaments/polled.py),
+"""A polling phone's changed state is answered with the room's messages, as pushed (live/polled.py),
 before Django: the laptop's 1,000 phones ask for it within 2 s of a change."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from django.db import connections
 
 from arbiter.wsgi import application
-from tournaments import broadcast, closed_results, phone, services
+from live import broadcast, closed_results, phone
+from tournaments import services
 from tournaments.models import Player
 from tournaments.selectors import round_key
 
@@ -124,7 +125,7 @@ def test_a_closed_rounds_results_are_made_once_while_its_state_and_players_stay(
     """A closed round's results for the whole room (0.3 s of CPU at 1,500 players) are made once per
     state by each process, not every half second while its phones poll; a player changed (the
     room's mark) has them made again."""
-    from tournaments import polled
+    from live import polled
 
     settings.ROOM_MEMO_SECONDS = 60
     rnd = _running(game)

@@ -102,25 +102,23 @@ def test_the_arbiters_screen_offers_only_the_records_move_and_forged_posts_get_a
     arbiter_client, prepared
 ):
     rnd = _closed_round(prepared)
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[prepared.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[prepared.pk])).content.decode()
     assert "Top de la partie préparée" in page
     assert page.count('name="index"') == 1 and 'type="radio"' not in page
     assert page.count("Placer ce top") == 1
     for top in rnd.tops[1:]:
         assert f"{top['ref']} {top['word']}" in page  # told, not offered
     forged = arbiter_client.post(
-        reverse("tournaments:round_place", args=[rnd.pk]), {"index": _other_leave(rnd)}, **HTMX
+        reverse("live:round_place", args=[rnd.pk]), {"index": _other_leave(rnd)}, **HTMX
     )
     assert forged.status_code == 200
     assert "Le top placé est celui de la partie préparée" in forged.content.decode()
-    placed = arbiter_client.post(reverse("tournaments:round_place", args=[rnd.pk]), {"index": 0}, **HTMX)
+    placed = arbiter_client.post(reverse("live:round_place", args=[rnd.pk]), {"index": 0}, **HTMX)
     assert placed.status_code == 200 and "Tirer le coup 2" in placed.content.decode()
-    drawn = arbiter_client.post(
-        reverse("tournaments:game_draw", args=[prepared.pk]), {"expected_number": 2}, **HTMX
-    )
+    drawn = arbiter_client.post(reverse("live:game_draw", args=[prepared.pk]), {"expected_number": 2}, **HTMX)
     assert drawn.status_code == 200
     second = Round.objects.get(game=prepared, number=2)
     assert second.rack == RECORD["rounds"][1]["rack"]
-    cancelled = arbiter_client.post(reverse("tournaments:round_cancel", args=[second.pk]), **HTMX)
+    cancelled = arbiter_client.post(reverse("live:round_cancel", args=[second.pk]), **HTMX)
     assert cancelled.status_code == 200
     assert Round.objects.get(game=prepared, number=2, attempt=2).rack == RECORD["rounds"][1]["rack"]

@@ -31,8 +31,8 @@ def test_the_projector_of_a_game_that_ended_follows_the_next_game_once_it_draws(
     arbiter_client, tournament, game, players
 ):
     _played_and_ended(game)
-    page = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
-    poll = reverse("tournaments:projector_poll", args=[game.pk])
+    page = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
+    poll = reverse("live:projector_poll", args=[game.pk])
     key = _key(page)
     assert "Partie terminée" in page
 
@@ -50,20 +50,20 @@ def test_the_projector_of_a_game_that_ended_follows_the_next_game_once_it_draws(
     answer = arbiter_client.get(poll, {"v": key}, **HTMX)
     shown = answer.content.decode()
     assert answer.status_code == 200
-    assert answer["HX-Replace-Url"] == reverse("tournaments:projector", args=[following.pk])
-    assert reverse("tournaments:projector_poll", args=[following.pk]) in shown  # it polls the new game
+    assert answer["HX-Replace-Url"] == reverse("live:projector", args=[following.pk])
+    assert reverse("live:projector_poll", args=[following.pk]) in shown  # it polls the new game
     assert "Coup 1" in shown and "Partie terminée" not in shown
     assert "<title>Projecteur — partie 3</title>" in shown
     assert 'id="projector-heading" hx-swap-oob="true">Projecteur — partie 3<' in shown
 
-    opened = arbiter_client.get(reverse("tournaments:projector", args=[game.pk]))
+    opened = arbiter_client.get(reverse("live:projector", args=[game.pk]))
     assert opened.status_code == 302
-    assert opened["Location"] == reverse("tournaments:projector", args=[following.pk])
+    assert opened["Location"] == reverse("live:projector", args=[following.pk])
     # The new game's own projector stays on it.
-    later = arbiter_client.get(reverse("tournaments:projector", args=[following.pk]))
+    later = arbiter_client.get(reverse("live:projector", args=[following.pk]))
     assert later.status_code == 200 and "Coup 1" in later.content.decode()
     polled = arbiter_client.get(
-        reverse("tournaments:projector_poll", args=[following.pk]),
+        reverse("live:projector_poll", args=[following.pk]),
         {"v": _key(later.content.decode())},
         **HTMX,
     )

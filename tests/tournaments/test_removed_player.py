@@ -15,8 +15,10 @@ import pytest
 from django.db import connection, connections, transaction
 from django.urls import reverse
 
+from live import room
+from live import services as live_services
 from server.writes import ServiceError
-from tournaments import room, services
+from tournaments import services
 from tournaments.models import Player, Round, Submission
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -94,7 +96,7 @@ def test_the_slip_service_refuses_a_player_object_read_before_the_removal(player
     stale = Player.objects.select_related("tournament").get(pk=players[2].pk)
     services.player_remove(player=players[2])
     with pytest.raises(ServiceError) as refused:
-        services.submission_record(player=stale, round_id=rnd.pk, text=_top(rnd), request_id="r-9")
+        live_services.submission_record(player=stale, round_id=rnd.pk, text=_top(rnd), request_id="r-9")
     assert refused.value.message.code == "slip_player_removed"
     assert not Submission.objects.filter(player_id=stale.pk).exists()
 
@@ -108,11 +110,13 @@ def test_a_paper_slip_or_a_correction_for_a_player_just_removed_is_refused_clear
     stale = Player.objects.get(pk=players[1].pk)  # the arbiter's screen showed them
     services.player_remove(player=players[1])
     with pytest.raises(ServiceError) as refused:
-        services.submission_correct(round_id=rnd.pk, player=stale, text=_top(rnd), user=arbiter)
+        live_services.submission_correct(round_id=rnd.pk, player=stale, text=_top(rnd), user=arbiter)
     assert refused.value.message.code == "player_gone"
     assert "Bruno n'est plus inscrit au tournoi" in refused.value.message.text("fr")
     with pytest.raises(ServiceError) as by_table:
-        services.submission_enter(round_id=rnd.pk, table_number=stale.table_number, text="-", user=arbiter)
+        live_services.submission_enter(
+            round_id=rnd.pk, table_number=stale.table_number, text="-", user=arbiter
+        )
     assert by_table.value.message.code == "slip_no_such_table"
     assert not Submission.objects.filter(player_id=stale.pk).exists()
     with pytest.raises(ServiceError) as edit:
@@ -139,12 +143,12 @@ def test_every_request_of_a_removed_players_phone_is_told_clearly_and_not_counte
         assert _said_removed(poll) and poll["HX-Redirect"] == _url("player_page", victim)
     assert _said_removed(_send(client, victim, rnd, **HTMX))
     assert _said_removed(_send(client, victim, rnd))  # the page without its script
-    assert _said_removed(client.get(reverse("tournaments:player_me")))
+    assert _said_removed(client.get(reverse("live:player_me")))
     review = reverse("review:player_game", kwargs={"token": victim.token, "game": game.pk})
     assert _said_removed(client.get(review))
     assert _said_removed(client.get(_url("player_page", victim), **ENGLISH), REMOVED_EN)
     # A link that never named a player is still unknown (404, and counted).
-    unknown = reverse("tournaments:player_page", kwargs={"token": "Zz" * 16})
+    unknown = reverse("live:player_page", kwargs={"token": "Zz" * 16})
     assert client.get(unknown).status_code == 404
     assert not Submission.objects.filter(player_id=victim.pk).exists()
 
@@ -182,7 +186,9 @@ def test_a_removal_waits_for_a_slip_being_stored_and_then_refuses_clearly(player
     def slip() -> None:
         try:
             with transaction.atomic():  # the slip's transaction, left open a moment
-                services.submission_record(player=victim, round_id=rnd.pk, text=_top(rnd), request_id="r-1")
+                live_services.submission_record(
+                    player=victim, round_id=rnd.pk, text=_top(rnd), request_id="r-1"
+                )
                 stored.set()
                 time.sleep(0.5)
         except Exception as error:  # what the phone would have got as a 500
@@ -218,7 +224,9 @@ def test_a_players_first_slip_sent_twice_at_once_through_two_processes_is_stored
     def first() -> None:
         try:
             with transaction.atomic():  # the first sending's transaction, not committed yet
-                services.submission_record(player=player, round_id=rnd.pk, text=_top(rnd), request_id="r-1")
+                live_services.submission_record(
+                    player=player, round_id=rnd.pk, text=_top(rnd), request_id="r-1"
+                )
                 stored.set()
                 time.sleep(0.5)
         except Exception as error:
@@ -229,7 +237,9 @@ def test_a_players_first_slip_sent_twice_at_once_through_two_processes_is_stored
     sender = threading.Thread(target=first)
     sender.start()
     assert stored.wait(10)
-    second = services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ 10", request_id="r-2")
+    second = live_services.submission_record(
+        player=player, round_id=rnd.pk, text="H8 ZZZ 10", request_id="r-2"
+    )
     sender.join(10)
     assert errors == []
     rows = Submission.objects.filter(player=player, round=rnd)

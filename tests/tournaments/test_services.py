@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from engine.board import Board
 from lexicons.loaded import lexicon_default_row
+from live import services as live_services
 from server.writes import ServiceError
 from tournaments import services
 from tournaments.models import Game, Round, Submission, SubmissionChange
@@ -48,9 +49,9 @@ def test_a_drawn_rack_gets_its_top_before_the_clock_can_start(game):
 def test_a_whole_round_grades_every_slip_and_places_the_top(game, players):
     rnd = _draw_and_start(game)
     alice, bruno, chloe = players
-    services.submission_record(player=alice, round_id=rnd.pk, text=_top_slip(rnd))
-    services.submission_record(player=bruno, round_id=rnd.pk, text=_top_slip(rnd, score=False) + " 999")
-    services.submission_record(player=chloe, round_id=rnd.pk, text="H8 ZZZZ 10")
+    live_services.submission_record(player=alice, round_id=rnd.pk, text=_top_slip(rnd))
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text=_top_slip(rnd, score=False) + " 999")
+    live_services.submission_record(player=chloe, round_id=rnd.pk, text="H8 ZZZZ 10")
     after = rnd.deadline + timedelta(seconds=3)
     closed = services.round_close_if_due(round_id=rnd.pk, now=after)
     assert closed.status == Round.Status.CLOSED
@@ -79,10 +80,10 @@ def test_the_next_rack_keeps_the_reliquat(game):
 def test_a_slip_after_the_deadline_and_grace_is_refused_and_says_so(game, players):
     rnd = _draw_and_start(game)
     within_grace = rnd.deadline + timedelta(seconds=1.5)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd), now=within_grace)
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd), now=within_grace)
     late = rnd.deadline + timedelta(seconds=2.5)
     with pytest.raises(ServiceError) as refused:
-        services.submission_record(player=players[1], round_id=rnd.pk, text=_top_slip(rnd), now=late)
+        live_services.submission_record(player=players[1], round_id=rnd.pk, text=_top_slip(rnd), now=late)
     assert refused.value.message.code == "slip_late"
     assert "Trop tard" in refused.value.message.text("fr")
     assert not Submission.objects.filter(player=players[1]).exists()
@@ -91,9 +92,9 @@ def test_a_slip_after_the_deadline_and_grace_is_refused_and_says_so(game, player
 def test_the_last_slip_counts_and_a_retried_request_is_stored_once(game, players):
     rnd = _draw_and_start(game)
     player = players[0]
-    services.submission_record(player=player, round_id=rnd.pk, text="H8 AB 2", request_id="r1")
-    services.submission_record(player=player, round_id=rnd.pk, text=_top_slip(rnd), request_id="r2")
-    services.submission_record(player=player, round_id=rnd.pk, text=_top_slip(rnd), request_id="r2")
+    live_services.submission_record(player=player, round_id=rnd.pk, text="H8 AB 2", request_id="r1")
+    live_services.submission_record(player=player, round_id=rnd.pk, text=_top_slip(rnd), request_id="r2")
+    live_services.submission_record(player=player, round_id=rnd.pk, text=_top_slip(rnd), request_id="r2")
     sub = Submission.objects.get(round=rnd, player=player)
     assert sub.revision == 2
     assert sub.slip_text() == _top_slip(rnd)
@@ -101,9 +102,9 @@ def test_the_last_slip_counts_and_a_retried_request_is_stored_once(game, players
 
 def test_a_malformed_slip_gets_a_clear_message_and_keeps_the_previous_one(game, players):
     rnd = _draw_and_start(game)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     with pytest.raises(ServiceError) as refused:
-        services.submission_record(player=players[0], round_id=rnd.pk, text="Z99 M0T!")
+        live_services.submission_record(player=players[0], round_id=rnd.pk, text="Z99 M0T!")
     assert refused.value.message.code == "slip_unreadable"
     assert Submission.objects.get(round=rnd, player=players[0]).slip_text() == _top_slip(rnd)
 
@@ -111,7 +112,7 @@ def test_a_malformed_slip_gets_a_clear_message_and_keeps_the_previous_one(game, 
 def test_a_slip_for_a_round_not_running_is_refused(game, players):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     with pytest.raises(ServiceError) as refused:
-        services.submission_record(player=players[0], round_id=rnd.pk, text="H8 MOT")
+        live_services.submission_record(player=players[0], round_id=rnd.pk, text="H8 MOT")
     assert refused.value.message.code == "slip_round_not_running"
 
 
@@ -152,11 +153,13 @@ def test_two_tabs_pressing_next_round_at_once_draw_one_rack(tournament):
 def test_the_arbiter_corrects_a_slip_and_the_change_is_logged(game, players, arbiter):
     rnd = _draw_and_start(game)
     services.round_close(round_id=rnd.pk)
-    sub = services.submission_correct(round_id=rnd.pk, player=players[2], text=_top_slip(rnd), user=arbiter)
+    sub = live_services.submission_correct(
+        round_id=rnd.pk, player=players[2], text=_top_slip(rnd), user=arbiter
+    )
     assert sub.paid == rnd.top_score and sub.entered_by == arbiter
     change = SubmissionChange.objects.get(submission=sub)
     assert change.before is None and change.after["paid"] == rnd.top_score
-    services.submission_correct(round_id=rnd.pk, player=players[2], text="H8 ZZZZ", user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=players[2], text="H8 ZZZZ", user=arbiter)
     latest = SubmissionChange.objects.filter(submission=sub).first()
     assert latest.before["paid"] == rnd.top_score and latest.after["paid"] == 0
 
@@ -164,7 +167,7 @@ def test_the_arbiter_corrects_a_slip_and_the_change_is_logged(game, players, arb
 def test_correcting_during_the_round_is_refused(game, players, arbiter):
     rnd = _draw_and_start(game)
     with pytest.raises(ServiceError):
-        services.submission_correct(round_id=rnd.pk, player=players[0], text="H8 MOT", user=arbiter)
+        live_services.submission_correct(round_id=rnd.pk, player=players[0], text="H8 MOT", user=arbiter)
 
 
 def test_cancelling_a_round_returns_its_tiles_and_draws_a_different_rack(game):
@@ -224,7 +227,7 @@ def test_a_round_closes_on_time_even_without_a_worker(game, players):
 def test_a_refusal_carries_its_engine_reason_in_each_language(game, players):
     rnd = _draw_and_start(game)
     with pytest.raises(ServiceError) as refused:
-        services.submission_record(player=players[0], round_id=rnd.pk, text="Z9 MOT")
+        live_services.submission_record(player=players[0], round_id=rnd.pk, text="Z9 MOT")
     french, english = refused.value.message.text("fr"), refused.value.message.text("en")
     assert french.startswith("Bulletin illisible : ") and "ligne" in french
     assert english.startswith("Unreadable slip: ") and "row" in english
@@ -245,7 +248,7 @@ def test_a_slip_corrected_after_later_tops_were_placed_is_graded_on_the_board_of
     services.round_place_top(round_id=second.pk)
     first.refresh_from_db()
     top = first.placed
-    sub = services.submission_correct(
+    sub = live_services.submission_correct(
         round_id=first.pk, player=players[0], text=f"{top['ref']} {top['word']} {top['score']}", user=arbiter
     )
     assert (sub.paid, sub.sanction) == (top["score"], "none")

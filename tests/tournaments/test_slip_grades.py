@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from live.services import slips
+from live.services.slips import submission_prepare
 from tests.fixtures import calls_to
 from tournaments import services
 from tournaments.models import Game, Round
-from tournaments.services import grading, slips
+from tournaments.services import grading
 from tournaments.services.grading import grade_fields
-from tournaments.services.slips import submission_prepare
 from tournaments.services.tops import position_of
 
 from .test_slipgate import _running, _top

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.templatetags.static import static
 from django.urls import reverse
 
+from live import services as live_services
 from tournaments import services
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -14,8 +15,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def _history(game, player):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     services.round_start(round_id=rnd.pk)
-    services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ")
-    return reverse("tournaments:slip_history", args=[rnd.pk, player.table_number])
+    live_services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ")
+    return reverse("live:slip_history", args=[rnd.pk, player.table_number])
 
 
 def test_the_history_opened_in_its_own_tab_is_a_styled_page_whose_close_leads_back(
@@ -28,7 +29,7 @@ def test_the_history_opened_in_its_own_tab_is_a_styled_page_whose_close_leads_ba
     assert page.lstrip().startswith("<!doctype html>")
     assert f'<link rel="stylesheet" href="{static("tournaments/arbiter.css")}">' in page
     assert f'<script src="{static("tournaments/arbiter.js")}">' in page  # what makes its close work
-    back = reverse("tournaments:game_detail", args=[game.pk])
+    back = reverse("live:game_detail", args=[game.pk])
     assert f'<a class="close" href="{back}" data-close-history' in page
     assert "H8 ZZZ" in page and "bulletins du coup 1" in page
 
@@ -40,8 +41,8 @@ def test_the_history_opened_in_its_own_tab_is_a_styled_page_whose_close_leads_ba
 
 def test_the_arbiter_reads_any_tables_slips_and_times_while_the_round_runs(arbiter_client, game, players):
     _history(game, players[0])  # the round runs, table 1 has sent a slip
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
-    lookup = reverse("tournaments:game_slip_history", args=[game.pk])
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
+    lookup = reverse("live:game_slip_history", args=[game.pk])
     assert f'hx-get="{lookup}"' in page  # on the game screen, outside what its poll redraws
 
     panel = arbiter_client.get(lookup, {"table": players[0].table_number}, **HTMX).content.decode()

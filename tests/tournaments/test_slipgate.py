@@ -1,4 +1,4 @@
-"""The phones' slips on their lean path (issue 24, ``tournaments/slipgate.py``): the site's WSGI
+"""The phones' slips on their lean path (issue 24, ``live/slipgate.py``): the site's WSGI
 application (``arbiter.wsgi``) served by the laptop's real server (waitress, stamping arrivals) in
 this process, over HTTP; the slips waiting stored together, one commit a batch; the answer the
 receipt alone, written as the template writes it."""
@@ -17,11 +17,12 @@ from django.db import connection, connections, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from live import phone, receipt, room
+from live.services.slip_batch import recent_batches
 from server import arrival
-from tournaments import phone, receipt, room, services
+from tournaments import services
 from tournaments.models import Player, Round, Submission
 from tournaments.selectors import round_key
-from tournaments.services.slip_batch import recent_batches
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -381,7 +382,7 @@ def test_the_receipt_is_the_templates_markup(client, players, game, language):
     cases = [(players[0], "H8 AB", None)]
     top = rnd.tops[0]
     cases.append((players[1], f"{top['ref']} {top['word'][:-1]}{top['word'][-1].lower()}", None))
-    from tournaments.services.slips import submission_record
+    from live.services.slips import submission_record
 
     for player, slip, _ in cases:
         submission_record(player=player, round_id=rnd.pk, text=slip, request_id="x")
@@ -402,7 +403,7 @@ def test_the_receipt_is_the_templates_markup(client, players, game, language):
 
 def _same_receipt(player, **extra):
     screen = phone.player_screen(player)
-    expected = render_to_string("tournaments/partials/_player_receipt.html", {"screen": screen, **extra})
+    expected = render_to_string("live/partials/_player_receipt.html", {"screen": screen, **extra})
     ours = receipt.receipt_html(receipt.receipt_screen(player), **extra)
     assert ours == expected
 

@@ -12,10 +12,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from live import services as live_services
+from live.services import slip_batch, slip_rows, slips
+from live.services.slips import submission_prepare, submissions_store_new
 from tournaments import services
 from tournaments.models import Player, Round, Submission
-from tournaments.services import slip_batch, slip_rows, slips
-from tournaments.services.slips import submission_prepare, submissions_store_new
 
 from .test_slipgate import _running, _top
 
@@ -63,7 +64,9 @@ def test_refusals_are_decided_and_the_rest_left_to_one_by_one(tournament, many, 
     rnd = _running(game, deadline_in=0.2)
     cutoff = rnd.deadline + timedelta(seconds=tournament.grace_seconds)
     in_time = cutoff - timedelta(seconds=0.1)
-    services.submission_record(player=many[0], round_id=rnd.pk, text=_top(rnd), now=in_time)  # a second slip
+    live_services.submission_record(
+        player=many[0], round_id=rnd.pk, text=_top(rnd), now=in_time
+    )  # a second slip
     gone = many[1]
     batch = [
         _slip(many[0], rnd, _top(rnd), now=in_time),  # has a row already: replaced
@@ -140,7 +143,7 @@ def test_a_later_sending_replaces_the_slip_and_a_retried_one_is_answered_with_it
     cutoff = rnd.deadline + timedelta(seconds=tournament.grace_seconds)
     in_time = cutoff - timedelta(seconds=0.1)
     first = {
-        p.pk: services.submission_record(
+        p.pk: live_services.submission_record(
             player=p, round_id=rnd.pk, text="H8 ZZZ", now=in_time, request_id=f"a{p.pk}"
         )
         for p in many[:5]
@@ -179,7 +182,9 @@ def test_the_batchs_rows_are_read_and_written_as_the_orm_reads_and_saves_them(to
     rnd = _running(game)
     now = timezone.now()
     for player in many[:4]:
-        services.submission_record(player=player, round_id=rnd.pk, text="H8 ZZZ", now=now, request_id="a")
+        live_services.submission_record(
+            player=player, round_id=rnd.pk, text="H8 ZZZ", now=now, request_id="a"
+        )
     pks = list(Submission.objects.filter(round=rnd).values_list("pk", flat=True))
     read, orm = slip_rows.rows_by_id(pks), Submission.objects.in_bulk(pks)
     names = [f.attname for f in Submission._meta.concrete_fields]

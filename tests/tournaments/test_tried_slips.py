@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Member, Role
-from tournaments import phone, services, standings
+from live import phone
+from live.services.tried import tried_accept, tried_record
+from live.tried import PER_ROUND, clock_text
+from tournaments import services, standings
 from tournaments.models import Round, Submission, SubmissionChange, TriedSlip
-from tournaments.services.tried import tried_accept, tried_record
-from tournaments.tried import PER_ROUND, clock_text
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -49,7 +50,7 @@ def _send(player, rnd, slip="H8 MOT", claimed="", request_id="essai-1", tried_at
     """The phone's script, its server back: ``POST /j/<token>/essai/``."""
     tried_at = _ms(timezone.now() - timedelta(seconds=40)) if tried_at is None else tried_at
     data = {"round": rnd.pk, "slip": slip, "claimed": claimed, "request_id": request_id, "tried_at": tried_at}
-    url = reverse("tournaments:player_tried", kwargs={"token": player.token})
+    url = reverse("live:player_tried", kwargs={"token": player.token})
     return Client().post(url, data, **HTMX, **extra)
 
 
@@ -59,7 +60,7 @@ def _total(game, player) -> int:
 
 
 def _panel(client, game, **extra) -> str:
-    url = reverse("tournaments:game_slips", args=[game.pk]) + "?coup=1"
+    url = reverse("live:game_slips", args=[game.pk]) + "?coup=1"
     return client.get(url, **HTMX, **extra).content.decode()
 
 
@@ -102,14 +103,14 @@ def test_a_late_slip_is_kept_for_the_arbiter_and_counts_nothing_by_itself(arbite
     assert not Submission.objects.filter(player=players[0]).exists()
     assert _total(game, players[0]) == 0
     # The arbiter's game screen says it, and the round's slips offer to accept or refuse it.
-    screen = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    screen = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     table = players[0].table_number
     assert f"Table {table} (Alice) a tenté d&#x27;envoyer son bulletin du coup 1 à {time}" in screen
     assert "(serveur injoignable)" in screen
     panel = _panel(arbiter_client, game)
     assert "Bulletins tentés pendant une coupure" in panel and f"tenté à {time} (téléphone)" in panel
-    assert reverse("tournaments:tried_accept", args=[rnd.pk, claim.pk]) in panel
-    assert reverse("tournaments:tried_refuse", args=[rnd.pk, claim.pk]) in panel
+    assert reverse("live:tried_accept", args=[rnd.pk, claim.pk]) in panel
+    assert reverse("live:tried_refuse", args=[rnd.pk, claim.pk]) in panel
 
 
 def test_a_slip_sent_late_to_a_round_still_running_past_its_cutoff_is_a_claim(game, players):
@@ -122,8 +123,8 @@ def test_a_slip_sent_late_to_a_round_still_running_past_its_cutoff_is_a_claim(ga
 
 def test_the_game_screens_poll_redraws_when_a_claim_arrives(arbiter_client, game, players):
     rnd = _closed(game)
-    screen = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).context["screen"]
-    poll = reverse("tournaments:game_poll", args=[game.pk])
+    screen = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).context["screen"]
+    poll = reverse("live:game_poll", args=[game.pk])
     assert arbiter_client.get(poll, {"v": screen.key}).status_code == 204
     _send(players[2], rnd, "H8 MOT")
     redrawn = arbiter_client.get(poll, {"v": screen.key})
@@ -239,7 +240,7 @@ def test_a_refused_claim_counts_nothing_and_is_logged(arbiter_client, arbiter, g
     journal = body[body.index("tried-row") :]
     assert f"tenté à {clock_text(claim.tried_at)} (serveur injoignable) : {claim.text}" in journal
     assert "refusé" in journal and "arbitre" in journal
-    screen = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    screen = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "a tenté d&#x27;envoyer" not in screen
     assert "déjà refusé" in _decide(arbiter_client, rnd, claim, "accept").content.decode()
     assert not Submission.objects.filter(player=players[1]).exists()
@@ -253,8 +254,8 @@ def test_a_deputy_settles_a_claim_and_another_clubs_arbiter_cannot_see_or_touch_
     stranger = User.objects.create_user("arbitre-b", password="x-secret-123")
     Member.objects.create(club=Club.objects.create(name="Club B"), user=stranger, role=Role.ARBITER)
     client.force_login(stranger)
-    assert client.get(reverse("tournaments:game_detail", args=[game.pk])).status_code == 404
-    assert client.get(reverse("tournaments:game_slips", args=[game.pk]), **HTMX).status_code == 404
+    assert client.get(reverse("live:game_detail", args=[game.pk])).status_code == 404
+    assert client.get(reverse("live:game_slips", args=[game.pk]), **HTMX).status_code == 404
     for action in ("accept", "refuse"):
         assert _decide(client, rnd, claim, action).status_code == 404
     assert TriedSlip.objects.get().status == "pending"
@@ -315,7 +316,7 @@ def test_a_bad_sending_is_refused_with_a_sentence(game, players, change, sentenc
     }
     fields.update({key: moments.get(value, value) for key, value in change.items()})
     data = {"round": change.get("round", rnd.pk), **fields}
-    url = reverse("tournaments:player_tried", kwargs={"token": players[0].token})
+    url = reverse("live:player_tried", kwargs={"token": players[0].token})
     answer = Client().post(url, data, **HTMX)
     assert answer.status_code == 400, answer.content
     body = answer.content.decode()
@@ -325,7 +326,7 @@ def test_a_bad_sending_is_refused_with_a_sentence(game, players, change, sentenc
 
 def test_bytes_that_are_not_utf8_are_refused_with_a_sentence(game, players):
     rnd = _closed(game)
-    url = reverse("tournaments:player_tried", kwargs={"token": players[0].token})
+    url = reverse("live:player_tried", kwargs={"token": players[0].token})
     stamp = _ms(timezone.now())
     body = f"round={rnd.pk}&slip=H8%20MO%ED%A0%80T&claimed=&request_id=r-1&tried_at={stamp}"
     answer = Client().post(url, body, content_type="application/x-www-form-urlencoded", **HTMX)
@@ -348,7 +349,7 @@ def test_a_claim_for_a_round_never_played_or_of_another_tournament_is_refused(ar
 
 def test_an_unknown_link_is_answered_404_and_a_removed_players_410(game, players):
     rnd = _closed(game)
-    url = reverse("tournaments:player_tried", kwargs={"token": "nobody-has-this-token"})
+    url = reverse("live:player_tried", kwargs={"token": "nobody-has-this-token"})
     assert Client().post(url, {"round": rnd.pk}).status_code == 404
     services.player_remove(player=players[2])
     answer = _send(players[2], rnd, "H8 MOT")
@@ -371,9 +372,7 @@ def test_the_phone_and_the_arbiter_read_it_in_english(arbiter_client, game, play
     )
     ahead = _send(players[0], rnd, "H8 MOT", tried_at=_ms(timezone.now() + timedelta(minutes=5)), **ENGLISH)
     assert "is ahead of the server&#x27;s clock" in ahead.content.decode()
-    screen = arbiter_client.get(
-        reverse("tournaments:game_detail", args=[game.pk]), **ENGLISH
-    ).content.decode()
+    screen = arbiter_client.get(reverse("live:game_detail", args=[game.pk]), **ENGLISH).content.decode()
     assert f"tried to send round 1&#x27;s slip at {time} (server unreachable)" in screen
     panel = _panel(arbiter_client, game, **ENGLISH)
     assert "Slips tried while the server was unreachable" in panel

@@ -13,9 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import phone, services, standings
+from live import phone
+from live import services as live_services
+from live.tried import clock_text
+from tournaments import services, standings
 from tournaments.models import Round, Submission, SubmissionChange, TriedSlip
-from tournaments.tried import clock_text
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -38,13 +40,13 @@ def _outage(game, player) -> Round:
     rnd = _running(game)
     slip, claimed = _top(rnd)
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=30))
-    url = reverse("tournaments:player_submit", kwargs={"token": player.token})
+    url = reverse("live:player_submit", kwargs={"token": player.token})
     data = {"round": rnd.pk, "slip": slip, "claimed": claimed, "request_id": "phone-1"}
     late = Client().post(url, data, **HTMX).content.decode()
     assert "Trop tard" in late
     rnd = services.round_close_if_due(round_id=rnd.pk)
     tried_at = rnd.deadline - timedelta(seconds=12)
-    essai = reverse("tournaments:player_tried", kwargs={"token": player.token})
+    essai = reverse("live:player_tried", kwargs={"token": player.token})
     sent = {**data, "tried_at": str(int(tried_at.timestamp() * 1000))}
     assert Client().post(essai, sent, **HTMX).status_code == 202
     return Round.objects.get(pk=rnd.pk)
@@ -52,7 +54,7 @@ def _outage(game, player) -> Round:
 
 def _page(player) -> str:
     """The phone's page opened afresh (a reload, another browser)."""
-    return Client().get(reverse("tournaments:player_page", kwargs={"token": player.token})).content.decode()
+    return Client().get(reverse("live:player_page", kwargs={"token": player.token})).content.decode()
 
 
 def _receipt(html: str) -> str:
@@ -67,12 +69,12 @@ def _decide(client, rnd, action):
 
 
 def _panel(client, game) -> str:
-    url = reverse("tournaments:game_slips", args=[game.pk]) + "?coup=1"
+    url = reverse("live:game_slips", args=[game.pk]) + "?coup=1"
     return client.get(url, **HTMX).content.decode()
 
 
 def _history(client, rnd, player) -> str:
-    url = reverse("tournaments:slip_history", args=[rnd.pk, player.table_number])
+    url = reverse("live:slip_history", args=[rnd.pk, player.table_number])
     return client.get(url, **HTMX).content.decode()
 
 
@@ -85,9 +87,7 @@ def _apostrophes(text: str) -> str:
     return text.replace("'", "&#x27;")
 
 
-def test_a_freshly_opened_phone_says_the_slip_was_accepted_not_too_late(
-    arbiter_client, game, players
-):
+def test_a_freshly_opened_phone_says_the_slip_was_accepted_not_too_late(arbiter_client, game, players):
     alice = players[0]
     rnd = _outage(game, alice)
     claim = _decide(arbiter_client, rnd, "accept")
@@ -101,7 +101,7 @@ def test_a_freshly_opened_phone_says_the_slip_was_accepted_not_too_late(
     assert f"{claimed}</b>" in receipt and Submission.objects.get(player=alice).paid == int(claimed)
     assert _total(game, alice) == int(claimed)
     # The poll of a phone that showed the round before says the same.
-    status = reverse("tournaments:player_status", kwargs={"token": alice.token})
+    status = reverse("live:player_status", kwargs={"token": alice.token})
     polled = Client().get(status, {"s": "old", "r": "old"}, **HTMX).content.decode()
     assert _apostrophes(accepted) in polled and "Trop tard" not in polled
 
@@ -151,11 +151,11 @@ def test_a_refused_claim_says_refused_after_a_reload(arbiter_client, game, playe
 def test_a_slip_sent_in_time_stays_beside_a_later_claim_waiting(arbiter_client, game, players):
     alice = players[0]
     rnd = _running(game)
-    url = reverse("tournaments:player_submit", kwargs={"token": alice.token})
+    url = reverse("live:player_submit", kwargs={"token": alice.token})
     Client().post(url, {"round": rnd.pk, "slip": "H8 MOT", "claimed": "12", "request_id": "early"}, **HTMX)
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=30))
     rnd = services.round_close_if_due(round_id=rnd.pk)
-    essai = reverse("tournaments:player_tried", kwargs={"token": alice.token})
+    essai = reverse("live:player_tried", kwargs={"token": alice.token})
     tried_at = str(int((rnd.deadline - timedelta(seconds=3)).timestamp() * 1000))
     data = {"round": rnd.pk, "slip": "H8 MOTS", "claimed": "14", "request_id": "kept", "tried_at": tried_at}
     assert Client().post(essai, data, **HTMX).status_code == 202
@@ -168,7 +168,7 @@ def test_undoing_the_accepted_claims_correction_takes_the_acceptance_back(arbite
     alice = players[0]
     rnd = _outage(game, alice)
     _decide(arbiter_client, rnd, "accept")
-    undo = reverse("tournaments:correction_undo", args=[rnd.pk])
+    undo = reverse("live:correction_undo", args=[rnd.pk])
     assert arbiter_client.post(undo, **HTMX).status_code == 200
     claim = TriedSlip.objects.get()
     assert (claim.status, claim.decided_at, claim.decided_by_id, claim.change_id) == (
@@ -181,10 +181,10 @@ def test_undoing_the_accepted_claims_correction_takes_the_acceptance_back(arbite
     # Every screen says it waits for the arbiter again: the phone, the game screen, the panel.
     receipt = _receipt(_page(alice))
     assert "En attente de la décision de l&#x27;arbitre." in receipt and "accepté" not in receipt
-    screen = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    screen = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "a tenté d&#x27;envoyer son bulletin du coup 1" in screen
     panel = _panel(arbiter_client, game)
-    assert reverse("tournaments:tried_accept", args=[rnd.pk, claim.pk]) in panel
+    assert reverse("live:tried_accept", args=[rnd.pk, claim.pk]) in panel
     assert "à décider" in panel and "accepté à" not in panel
     assert "en attente de la décision" in _history(arbiter_client, rnd, alice)
     # Accepted again, it counts again; the journal keeps every step.
@@ -197,10 +197,10 @@ def test_undoing_a_later_correction_leaves_the_acceptance(arbiter_client, arbite
     alice = players[0]
     rnd = _outage(game, alice)
     _decide(arbiter_client, rnd, "accept")
-    services.submission_enter(
+    live_services.submission_enter(
         round_id=rnd.pk, table_number=alice.table_number, text="H8 MOT 12", user=arbiter
     )
-    services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
+    live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
     assert TriedSlip.objects.get().status == "accepted"
     assert "accepté par l&#x27;arbitre" in _receipt(_page(alice))
 
@@ -209,11 +209,11 @@ def test_an_acceptance_undone_while_a_newer_claim_waits_joins_it(arbiter_client,
     alice = players[0]
     rnd = _outage(game, alice)
     first = _decide(arbiter_client, rnd, "accept")
-    essai = reverse("tournaments:player_tried", kwargs={"token": alice.token})
+    essai = reverse("live:player_tried", kwargs={"token": alice.token})
     tried_at = str(int((rnd.deadline - timedelta(seconds=2)).timestamp() * 1000))
     data = {"round": rnd.pk, "slip": "H8 MOT", "claimed": "12", "request_id": "phone-2", "tried_at": tried_at}
     assert Client().post(essai, data, **HTMX).status_code == 202
-    services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
+    live_services.submission_correction_undo(round_id=rnd.pk, user=arbiter)
     claim = TriedSlip.objects.get()  # one claim waits: the newer one, with both sendings
     assert claim.pk != first.pk and claim.status == "pending" and len(claim.history) == 2
     assert claim.text == "H8 MOT 12"

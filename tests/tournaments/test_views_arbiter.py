@@ -15,7 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from lexicons.loaded import lexicon_default_row
-from tournaments import announce, selectors, services, standings
+from live import announce
+from live import services as live_services
+from tournaments import selectors, services, standings
 from tournaments.models import Game, Player, Round, Submission, SubmissionChange, Tournament
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -28,13 +30,13 @@ def _poll_key(response) -> str:
 
 
 def _draw(client, game, number=1, **data) -> Round:
-    client.post(reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": number, **data}, **HTMX)
+    client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": number, **data}, **HTMX)
     return Round.objects.filter(game=game).exclude(status=Round.Status.CANCELLED).latest("number", "attempt")
 
 
 def _running_round(client, game) -> Round:
     rnd = _draw(client, game)
-    client.post(reverse("tournaments:round_start", args=[rnd.pk]), **HTMX)
+    client.post(reverse("live:round_start", args=[rnd.pk]), **HTMX)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.RUNNING
     return rnd
@@ -60,16 +62,16 @@ def test_arbiter_pages_send_an_anonymous_visitor_to_the_login_page(client, game)
         reverse("tournaments:tournament_create"),
         reverse("tournaments:tournament_detail", args=[game.tournament_id]),
         reverse("tournaments:tournament_cards", args=[game.tournament_id]),
-        reverse("tournaments:game_detail", args=[game.pk]),
-        reverse("tournaments:game_poll", args=[game.pk]),
-        reverse("tournaments:projector", args=[game.pk]),
-        reverse("tournaments:projector_poll", args=[game.pk]),
+        reverse("live:game_detail", args=[game.pk]),
+        reverse("live:game_poll", args=[game.pk]),
+        reverse("live:projector", args=[game.pk]),
+        reverse("live:projector_poll", args=[game.pk]),
     ]
     for url in urls:
         response = client.get(url)
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("login") + "?next="), url
-    response = client.post(reverse("tournaments:round_start", args=[rnd.pk]))
+    response = client.post(reverse("live:round_start", args=[rnd.pk]))
     assert response.status_code == 302
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.DRAWN
@@ -187,7 +189,7 @@ def test_the_table_cards_page_prints_one_card_per_player_with_its_qr_code(
 def test_a_game_is_started_and_its_screen_offers_the_first_draw(arbiter_client, tournament, players):
     response = arbiter_client.post(reverse("tournaments:game_start", args=[tournament.pk]))
     game = tournament.games.get()
-    assert response["Location"] == reverse("tournaments:game_detail", args=[game.pk])
+    assert response["Location"] == reverse("live:game_detail", args=[game.pk])
     page = arbiter_client.get(response["Location"]).content.decode()
     assert "Tirer le coup 1" in page and 'name="expected_number" value="1"' in page
 
@@ -213,9 +215,7 @@ def test_a_prepared_game_that_does_not_replay_is_refused_with_the_round_and_reas
 
 def test_drawing_twice_with_the_same_expected_number_draws_one_round(arbiter_client, game):
     first = _draw(arbiter_client, game)
-    response = arbiter_client.post(
-        reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX
-    )
+    response = arbiter_client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": 1}, **HTMX)
     assert Round.objects.filter(game=game).count() == 1
     page = response.content.decode()
     assert first.rack in page and 'id="live"' in page and "<html" not in page
@@ -223,7 +223,7 @@ def test_drawing_twice_with_the_same_expected_number_draws_one_round(arbiter_cli
 
 def test_a_typed_rack_not_in_the_bag_is_refused_with_the_reason(arbiter_client, game):
     response = arbiter_client.post(
-        reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1, "rack": "ZZEAUIT"}, **HTMX
+        reverse("live:game_draw", args=[game.pk]), {"expected_number": 1, "rack": "ZZEAUIT"}, **HTMX
     )
     assert "Tirage refusé" in response.content.decode()
     assert not Round.objects.filter(game=game).exists()
@@ -232,17 +232,17 @@ def test_a_typed_rack_not_in_the_bag_is_refused_with_the_reason(arbiter_client, 
 def test_a_rejected_rack_is_shown_as_rejet(arbiter_client, game):
     rnd = _draw(arbiter_client, game)
     Round.objects.filter(pk=rnd.pk).update(rejections=["AEIOUEA"])
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "rejet : AEIOUEA" in page
 
 
 def test_the_clock_cannot_start_before_the_top_is_ready(arbiter_client, game):
     rnd = _draw(arbiter_client, game)
     Round.objects.filter(pk=rnd.pk).update(top_state=Round.TopState.PENDING, tops=[])
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "calcul du top…" in page
     assert re.search(r"<button[^>]*disabled[^>]*>Lancer le chrono", page)
-    response = arbiter_client.post(reverse("tournaments:round_start", args=[rnd.pk]), **HTMX)
+    response = arbiter_client.post(reverse("live:round_start", args=[rnd.pk]), **HTMX)
     assert "Le top n&#x27;est pas encore calculé" in response.content.decode()
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.DRAWN
@@ -252,12 +252,12 @@ def test_the_running_poll_answers_204_while_nothing_changes_and_shows_only_the_s
     arbiter_client, game, players, django_assert_max_num_queries
 ):
     rnd = _running_round(arbiter_client, game)
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk]))
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk]))
     key = _poll_key(page)
-    poll = reverse("tournaments:game_poll", args=[game.pk])
+    poll = reverse("live:game_poll", args=[game.pk])
     with django_assert_max_num_queries(5):  # session, user, the user's clubs, the round, the slip count
         assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     changed = arbiter_client.get(poll, {"v": key}, **HTMX)
     assert changed.status_code == 200
     content = changed.content.decode()
@@ -268,7 +268,7 @@ def test_the_running_poll_answers_204_while_nothing_changes_and_shows_only_the_s
 
 def test_the_countdown_is_sent_as_seconds_left_and_the_servers_time(arbiter_client, game):
     _running_round(arbiter_client, game)
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     left = float(re.search(r'data-seconds-left="([0-9.]+)"', page).group(1))
     assert 170 < left <= 180
     assert 'data-server-now="' in page
@@ -278,28 +278,28 @@ def test_after_the_deadline_the_poll_closes_the_round_and_shows_the_graded_slips
     arbiter_client, game, players
 ):
     rnd = _running_round(arbiter_client, game)
-    services.submission_record(player=players[1], round_id=rnd.pk, text=_top_slip(rnd))
-    key = _poll_key(arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])))
+    live_services.submission_record(player=players[1], round_id=rnd.pk, text=_top_slip(rnd))
+    key = _poll_key(arbiter_client.get(reverse("live:game_detail", args=[game.pk])))
     _past_deadline(rnd)
-    response = arbiter_client.get(reverse("tournaments:game_poll", args=[game.pk]), {"v": key}, **HTMX)
+    response = arbiter_client.get(reverse("live:game_poll", args=[game.pk]), {"v": key}, **HTMX)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
     page = response.content.decode()
     assert "Placer ce top" in page and "(proposé)" in page
     # The live region names the graded round; its slips come in their own panel (issue 23).
     assert f'hx-get="/parties/{game.pk}/bulletins/?coup=1"' in page and "data-latest" in page
-    panel = arbiter_client.get(reverse("tournaments:game_slips", args=[game.pk]), **HTMX).content.decode()
+    panel = arbiter_client.get(reverse("live:game_slips", args=[game.pk]), **HTMX).content.decode()
     assert "Bulletins corrigés du coup 1" in panel and _top_slip(rnd) in panel
     assert Submission.objects.get(player=players[1]).paid == rnd.top_score
 
 
 def test_a_correction_in_place_regrades_the_slip_and_the_log_shows_it(arbiter_client, game, players, arbiter):
     rnd = _running_round(arbiter_client, game)
-    services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZZ 10")
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZZZZ 10")
     _past_deadline(rnd)
-    arbiter_client.get(reverse("tournaments:game_poll", args=[game.pk]), **HTMX)
+    arbiter_client.get(reverse("live:game_poll", args=[game.pk]), **HTMX)
     response = arbiter_client.post(
-        reverse("tournaments:slip_enter", args=[rnd.pk]),
+        reverse("live:slip_enter", args=[rnd.pk]),
         {"table_number": players[0].table_number, "text": _top_slip(rnd)},
         **HTMX,
     )
@@ -319,25 +319,23 @@ def test_a_paper_slip_is_typed_by_table_number_and_the_last_correction_can_be_un
 ):
     rnd = _running_round(arbiter_client, game)
     _past_deadline(rnd)
-    arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk]))
-    url = reverse("tournaments:slip_enter", args=[rnd.pk])
+    arbiter_client.get(reverse("live:game_detail", args=[game.pk]))
+    url = reverse("live:slip_enter", args=[rnd.pk])
     response = arbiter_client.post(url, {"table_number": 2, "text": _top_slip(rnd), "paper": "1"}, **HTMX)
     assert Submission.objects.get(player=players[1]).paid == rnd.top_score
     assert 'id="paper-table" min="1" required inputmode="numeric" autofocus' in response.content.decode()
     refused = arbiter_client.post(url, {"table_number": 9, "text": "H8 MOT"}, **HTMX)
     assert "Aucun joueur à la table 9." in refused.content.decode()
-    arbiter_client.post(reverse("tournaments:correction_undo", args=[rnd.pk]), **HTMX)
+    arbiter_client.post(reverse("live:correction_undo", args=[rnd.pk]), **HTMX)
     assert not Submission.objects.filter(player=players[1]).exists()
 
 
 def test_placing_a_chosen_tied_top_puts_it_on_the_board(arbiter_client, game, players):
     rnd = _running_round(arbiter_client, game)
     _past_deadline(rnd)
-    arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk]))
+    arbiter_client.get(reverse("live:game_detail", args=[game.pk]))
     index = len(Round.objects.get(pk=rnd.pk).tops) - 1
-    response = arbiter_client.post(
-        reverse("tournaments:round_place", args=[rnd.pk]), {"index": index}, **HTMX
-    )
+    response = arbiter_client.post(reverse("live:round_place", args=[rnd.pk]), {"index": index}, **HTMX)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PLACED and rnd.placed == rnd.tops[index]
     page = response.content.decode()
@@ -348,15 +346,15 @@ def test_placing_a_chosen_tied_top_puts_it_on_the_board(arbiter_client, game, pl
 
 def test_cancelling_a_round_draws_another_rack(arbiter_client, game):
     rnd = _draw(arbiter_client, game)
-    arbiter_client.post(reverse("tournaments:round_cancel", args=[rnd.pk]), **HTMX)
+    arbiter_client.post(reverse("live:round_cancel", args=[rnd.pk]), **HTMX)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CANCELLED
     assert Round.objects.get(game=game, attempt=2).status == Round.Status.DRAWN
 
 
 def test_a_plain_form_post_without_htmx_comes_back_to_the_game_page(arbiter_client, game):
-    response = arbiter_client.post(reverse("tournaments:game_draw", args=[game.pk]), {"expected_number": 1})
-    assert response["Location"] == reverse("tournaments:game_detail", args=[game.pk])
+    response = arbiter_client.post(reverse("live:game_draw", args=[game.pk]), {"expected_number": 1})
+    assert response["Location"] == reverse("live:game_detail", args=[game.pk])
 
 
 # -- ranking -------------------------------------------------------------------------------------
@@ -365,7 +363,7 @@ def test_a_plain_form_post_without_htmx_comes_back_to_the_game_page(arbiter_clie
 def test_the_ranking_counts_closed_rounds_with_the_negative_and_percentage(game, players, arbiter):
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     rnd = services.round_start(round_id=rnd.pk)
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     services.round_close(round_id=rnd.pk)
     rnd.refresh_from_db()
     ranking = standings.game_rows(standings.game_ranking(game))
@@ -382,8 +380,8 @@ def test_the_ranking_counts_closed_rounds_with_the_negative_and_percentage(game,
 
 def test_the_projector_shows_the_rack_and_clock_but_no_slip_during_a_round(arbiter_client, game, players):
     rnd = _running_round(arbiter_client, game)
-    services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZYTHUMS 99")
-    page = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text="H8 ZYTHUMS 99")
+    page = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
     assert "ZYTHUMS" not in page and players[0].name not in page
     assert "data-countdown" in page and 'class="rack large"' in page
     assert "Trente secondes." in page and "Terminé." in page
@@ -393,9 +391,9 @@ def test_the_projector_poll_is_cheap_and_shows_the_top_once_placed(
     arbiter_client, game, players, django_assert_max_num_queries
 ):
     rnd = _running_round(arbiter_client, game)
-    key = _poll_key(arbiter_client.get(reverse("tournaments:projector", args=[game.pk])))
-    poll = reverse("tournaments:projector_poll", args=[game.pk])
-    services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
+    key = _poll_key(arbiter_client.get(reverse("live:projector", args=[game.pk])))
+    poll = reverse("live:projector_poll", args=[game.pk])
+    live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top_slip(rnd))
     with django_assert_max_num_queries(4):  # session, user, the user's clubs, the round
         assert arbiter_client.get(poll, {"v": key}, **HTMX).status_code == 204
     services.round_close(round_id=rnd.pk)
@@ -460,7 +458,7 @@ def test_a_blank_is_announced_last_in_the_reliquat_and_as_joker_lettre_blanche()
 
 def test_the_voice_sentences_of_the_current_rack_are_in_the_projector_page(arbiter_client, game):
     rnd = _draw(arbiter_client, game)
-    page = arbiter_client.get(reverse("tournaments:projector", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
     found = re.search(r'<script id="announcement-sentences" type="application/json">(.*?)</script>', page)
     sentences = json.loads(found.group(1))
     assert sentences[0] == "Coup numéro 1." and sentences[1] == announce.spelled(rnd.tiles[0]) + "."
@@ -474,12 +472,12 @@ def test_dates_parse_in_the_form(arbiter_client):
 def test_a_player_added_late_appears_in_the_slip_count(arbiter_client, game, players):
     _running_round(arbiter_client, game)
     Player.objects.create(tournament=game.tournament, name="Retard", table_number=9)
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "0 / 4" in page
 
 
 def test_an_ended_game_says_why_and_offers_no_draw(arbiter_client, game):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ENDED, end_reason="all_played")
-    page = arbiter_client.get(reverse("tournaments:game_detail", args=[game.pk])).content.decode()
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
     assert "Partie terminée" in page and "Tirer le coup" not in page
     assert selectors.end_text(Game.objects.get(pk=game.pk)) in page

@@ -11,22 +11,24 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import boards, phone, room, services
+from live import phone, room
+from live import services as live_services
+from tournaments import boards, services
 from tournaments.models import Grading, Player, Round, Submission
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _page(player) -> str:
-    return reverse("tournaments:player_page", kwargs={"token": player.token})
+    return reverse("live:player_page", kwargs={"token": player.token})
 
 
 def _submit_url(player) -> str:
-    return reverse("tournaments:player_submit", kwargs={"token": player.token})
+    return reverse("live:player_submit", kwargs={"token": player.token})
 
 
 def _status_url(player) -> str:
-    return reverse("tournaments:player_status", kwargs={"token": player.token})
+    return reverse("live:player_status", kwargs={"token": player.token})
 
 
 def _running(game) -> Round:
@@ -68,20 +70,20 @@ def _past_deadline(rnd: Round) -> None:
 
 
 def test_an_unknown_token_is_a_404_that_asks_for_the_card(client, db):
-    response = client.get(reverse("tournaments:player_page", kwargs={"token": "not-a-player"}))
+    response = client.get(reverse("live:player_page", kwargs={"token": "not-a-player"}))
     assert response.status_code == 404
     assert "carte" in response.content.decode()
 
 
 def test_opening_the_join_link_lets_moi_find_the_page_again(client, players):
-    assert client.get(reverse("tournaments:player_me")).status_code == 200
+    assert client.get(reverse("live:player_me")).status_code == 200
     client.get(_page(players[0]))
-    response = client.get(reverse("tournaments:player_me"))
+    response = client.get(reverse("live:player_me"))
     assert response.status_code == 302 and response["Location"] == _page(players[0])
 
 
 def test_moi_without_a_join_link_asks_for_the_card(client, db):
-    response = client.get(reverse("tournaments:player_me"))
+    response = client.get(reverse("live:player_me"))
     assert "carte" in response.content.decode()
 
 
@@ -225,7 +227,7 @@ def test_a_players_session_gives_no_way_to_anothers_slip(client, players, game):
     client.get(_page(alice))
     # Bruno's slip can only be reached by Bruno's secret: his id or table in the URL is no page.
     for guess in (str(bruno.pk), str(bruno.table_number), bruno.token[:-1]):
-        url = reverse("tournaments:player_submit", kwargs={"token": guess})
+        url = reverse("live:player_submit", kwargs={"token": guess})
         response = client.post(url, {"round": rnd.pk, "slip": "H8 AB", "request_id": "z"}, **HTMX)
         assert response.status_code == 404
     # Naming Bruno in the form of Alice's page changes nothing: the URL's token decides.
@@ -237,7 +239,7 @@ def test_a_players_session_gives_no_way_to_anothers_slip(client, players, game):
 def test_player_pages_never_show_another_players_token_or_slip(client, players, game):
     alice, bruno, chloe = players
     rnd = _running(game)
-    services.submission_record(player=bruno, round_id=rnd.pk, text="H4 ZYTHUMS 12", request_id="b")
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text="H4 ZYTHUMS 12", request_id="b")
     pages = [
         client.get(_page(alice)).content.decode(),
         client.get(_status_url(alice)).content.decode(),
@@ -324,7 +326,7 @@ def test_when_a_round_ends_each_phone_costs_no_query(
         assert 'data-phase="closed"' in html and player.name in html
         assert f"{rnd.tops[0]['ref']} {rnd.tops[0]['word']}" in html  # the player's own slip, graded
     # A slip corrected after the close moves the round's version: the room's slips are read again.
-    services.submission_correct(round_id=rnd.pk, player=players[1], text="- ZZZ", user=arbiter)
+    live_services.submission_correct(round_id=rnd.pk, player=players[1], text="- ZZZ", user=arbiter)
     html = client.get(_status_url(players[1]), {"s": "old"}, **HTMX).content.decode()
     assert "ZZZ" in html
 
@@ -384,7 +386,7 @@ def test_a_process_reads_the_rooms_tokens_at_its_first_phone_and_keeps_the_room_
 
 def test_a_token_is_remembered_only_once_it_names_a_player(client, players, tournament):
     token = "Zz" * 16
-    unknown = client.get(reverse("tournaments:player_status", kwargs={"token": token}), **HTMX)
+    unknown = client.get(reverse("live:player_status", kwargs={"token": token}), **HTMX)
     assert unknown.status_code == 404
     late = services.player_register(tournament=tournament, name="Dora", table_number=9)
     late.token = token
@@ -460,7 +462,7 @@ def test_after_the_round_the_page_shows_the_top_the_players_line_total_and_rank(
     rnd = _running(game)
     top = rnd.tops[0]
     _post(client, alice, rnd, _top(rnd), claimed=str(top["score"] - 2), request_id="a", **HTMX)
-    services.submission_record(player=bruno, round_id=rnd.pk, text=f"{_top(rnd)} {top['score']}")
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text=f"{_top(rnd)} {top['score']}")
     _past_deadline(rnd)
     services.round_close_if_due(round_id=rnd.pk)
     services.round_place_top(round_id=rnd.pk)
@@ -480,8 +482,8 @@ def test_after_the_round_the_page_shows_the_top_the_players_line_total_and_rank(
 def test_equal_totals_share_a_rank_and_the_negatif_counts_from_the_tops(players, game):
     alice, bruno, _ = players
     rnd = _running(game)
-    services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
-    services.submission_record(player=bruno, round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=bruno, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
     standings = {p.name: phone.player_standing(p) for p in players}
     assert standings["Alice"].rank == standings["Bruno"].rank == 1
@@ -499,7 +501,7 @@ def test_the_phones_negatif_is_the_rankings_on_the_tournaments_base(
     tournament.save(update_fields=["solo_min_players", "percent_base"])
     alice = players[0]
     rnd = _running(game)
-    services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
+    live_services.submission_record(player=alice, round_id=rnd.pk, text=_top(rnd))
     services.round_close(round_id=rnd.pk)
     standing = phone.player_standing(alice)
     assert standing.total == rnd.top_score + tournament.solo_value

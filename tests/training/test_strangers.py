@@ -147,10 +147,10 @@ def tokens():
 def phones_poll(server: Server, tokens: list[str], stop: threading.Event, answers: list) -> None:
     phones = [Client(server.port, f"127.0.1.{n + 1}") for n in range(len(tokens))]
     for phone, token in zip(phones, tokens, strict=True):
-        answers.append(phone.request("GET", reverse("tournaments:player_page", args=[token])).status)
+        answers.append(phone.request("GET", reverse("live:player_page", args=[token])).status)
     while not stop.is_set():
         for phone, token in zip(phones, tokens, strict=True):
-            answers.append(phone.request("GET", reverse("tournaments:player_status", args=[token])).status)
+            answers.append(phone.request("GET", reverse("live:player_status", args=[token])).status)
         stop.wait(0.5)
 
 

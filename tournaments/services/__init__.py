@@ -1,6 +1,7 @@
-"""Every write of the live room: keyword-only functions named ``<entity>_<action>``, one module per
-part of the evening.  Rules are the engine's (``../shared/rules/duplicate.md``); these functions load
-rows, call the engine, and store results.  A refusal is a ``server.writes.ServiceError``.
+"""Every write of a tournament's setup and its games: keyword-only functions named
+``<entity>_<action>``, one module per part of the evening.  Rules are the engine's
+(``../shared/rules/duplicate.md``); these functions load rows, call the engine, and store results.
+A refusal is a ``server.writes.ServiceError``.
 
 - ``registration``: tournaments and players one by one, their settings and details changed, a player
   removed; ``players_csv``: players from a spreadsheet's CSV;
@@ -9,10 +10,11 @@ rows, call the engine, and store results.  A refusal is a ``server.writes.Servic
 - ``draws``: each round's rack drawn, typed from a physical bag or replayed, a round cancelled;
 - ``tops``: the round's top searched while the players think, queued to a worker or run here;
 - ``rounds``: the clock started, the round closed on time, the top placed;
-- ``slips``: the players' slips, the arbiter's paper slips and corrections;
 - ``grading``: slips graded against the top (§3.4).
+The slips themselves (the phones', the arbiter's paper slips and corrections) are the live room's
+(``live.services``).
 
-The names below are the room's services and the refusal they raise, so a caller writes
+The names below are this room's services and the refusal they raise, so a caller writes
 ``services.round_draw(...)`` and catches ``services.ServiceError``.
 """
 
@@ -42,12 +44,6 @@ from tournaments.services.rounds import (
     round_start,
     rounds_close_overdue,
 )
-from tournaments.services.slips import (
-    submission_correct,
-    submission_correction_undo,
-    submission_enter,
-    submission_record,
-)
 from tournaments.services.tops import round_compute_top, round_requeue_top
 
 __all__ = [
@@ -73,10 +69,6 @@ __all__ = [
     "round_requeue_top",
     "round_start",
     "rounds_close_overdue",
-    "submission_correct",
-    "submission_correction_undo",
-    "submission_enter",
-    "submission_record",
     "tournament_create",
     "tournament_create_with_list",
     "tournament_locked",

@@ -25,8 +25,8 @@ from engine.messages import Message
 from engine.texts import codepoint, forbidden_char, quoted
 from server.writes import ServiceError, writing
 from tournaments import selectors
-from tournaments.codes import codes_fresh
 from tournaments.models import MAX_TABLE, Player, Tournament
+from tournaments.services.registration import codes_fresh
 
 #: Rows of one file: a federation's biggest event has 1,500 players; a file of twice that is read,
 #: checked and stored in well under a second (``scripts/bench_players_csv.py``).

@@ -3,6 +3,8 @@ and details changed when the arbiter made a mistake; a player without slips remo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import connection
 
 from clubs.access import home_club
@@ -13,8 +15,7 @@ from lexicons.services import lexicon_upload
 from server.text import clean_text
 from server.writes import ServiceError, writing
 from tournaments import selectors
-from tournaments.codes import codes_fresh
-from tournaments.models import Player, Round, Submission, Tournament
+from tournaments.models import Player, Round, Submission, Tournament, new_join_code
 
 #: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
 #: so that no graded slip would be graded otherwise.  The others only change how results are counted
@@ -143,7 +144,7 @@ def player_remove(*, player: Player) -> None:
 
     The player's row is locked first: a slip being stored for them (``player_held``) is waited for,
     and then seen (refused: they have a slip); a slip that comes after finds them gone.  No slip
-    ever points to a removed player.  Every process sees the removal at once (``tournaments.room``:
+    ever points to a removed player.  Every process sees the removal at once (``live.room``:
     the room's mark), and the screens redraw without them."""
     with writing():
         rows = Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True)
@@ -165,3 +166,21 @@ def player_held(player: Player) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s{lock}", [player.pk])
         return cursor.fetchone() is not None
+
+
+def codes_fresh(count: int, *, avoid: Iterable[str] = ()) -> list[str]:
+    """``count`` new codes, all different, held by no player of the installation nor in ``avoid``
+    (codes about to be written beside them).  Random codes of 40 bits rarely meet: one query,
+    another only for the few that did."""
+    taken = set(avoid)
+    codes: list[str] = []
+    while len(codes) < count:
+        batch = set()
+        while len(batch) < count - len(codes):
+            code = new_join_code()
+            if code not in taken:
+                batch.add(code)
+        batch -= set(Player.objects.filter(join_code__in=batch).values_list("join_code", flat=True))
+        codes += batch
+        taken |= batch
+    return codes

@@ -33,5 +33,5 @@ def resumed_banner(context, projector: bool = False) -> dict:
         if since > datetime.timedelta(minutes=PROJECTOR_MINUTES):
             return {"shown": False}
     base, _loopback = public_base(request)
-    url = base + "/moi/"  # a phone scanning it types its join code there (tournaments.codes)
+    url = base + "/moi/"  # a phone scanning it types its join code there (live.codes)
     return {"shown": True, "url": url, "qr": qr_svg(url), "at": at, "projector": projector}

@@ -157,7 +157,7 @@ def game_start(request, pk: int):
         except ServiceError as error:
             form.add_error("prepared", error.text())
         else:
-            return redirect("tournaments:game_detail", pk=game.pk)
+            return redirect("live:game_detail", pk=game.pk)
     return _tournament_page(request, tournament, game_form=form)
 
 
