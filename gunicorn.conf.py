@@ -2,7 +2,7 @@
 ``gunicorn arbiter.wsgi:application --bind 0.0.0.0:8000``.  scripts/loadbench.py measured them."""
 
 # One worker per core and a spare, four threads each: a Python process runs on one core at a time,
-# but a phone's slip waits for its batch's commit (tournaments/slipgate.py, services/slip_batch.py),
+# but a phone's slip waits for its batch's commit (live/slipgate.py, services/slip_batch.py),
 # and the slips waiting in a worker are committed together: 4 threads answered the slips' last 10 s
 # at p99 43-44 ms for 4.6-5.5 ms of CPU a slip, 2 threads at 64-236 ms for 6.2-6.8 ms, 8 threads
 # at 1,039 ms (scripts/loadbench.py --deployment scale --players 300 --rounds 1, 2026-11-26).
