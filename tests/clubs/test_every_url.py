@@ -1,5 +1,5 @@
-"""Issue 14: every arbiter URL checks the object's club, not only the login.  The URLs are found in
-the project's URL configuration (a URL added later is walked too, or the test says what it does not
+"""Every arbiter URL checks the object's club, not only the login.  The URLs are found in the
+project's URL configuration (a URL added later is walked too, or the test says what it does not
 know): an arbiter of another club gets 403 or 404 and changes nothing; a deputy of the club gets 403
 everywhere but the slips and corrections; the club's arbiter gets each page."""
 
@@ -38,7 +38,7 @@ KINDS = {
     "simultanes": "event",
 }
 #: URLs any club's arbiter may use on another club's object, by design: none (joining a simultaneous
-#: event takes the organiser's registration of the club: issue 22).
+#: event takes the organiser's registration of the club).
 ANY_CLUB: set[str] = set()
 #: Namespaces that are not the arbiter's: the phone (its token is its key), training (anyone's).
 NOT_ARBITERS = {"training", "admin"}

@@ -1,6 +1,5 @@
-"""Issue 14: the administrator makes a club and invites its first arbiter by a link that sets a
-password; that arbiter invites a deputy; a link serves once and for a week; the club's last arbiter
-stays."""
+"""The administrator makes a club and invites its first arbiter by a link that sets a password; that
+arbiter invites a deputy; a link serves once and for a week; the club's last arbiter stays."""
 
 from __future__ import annotations
 

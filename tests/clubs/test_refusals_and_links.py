@@ -1,6 +1,6 @@
-"""Issue 23, item 12: an invitation link others can open (the laptop's network address, never the
-``127.0.0.1`` the administrator's browser used on the laptop itself); a 403 page in the interface's
-language saying why (removing a player asks first: tests/tournaments/test_player_remove.py)."""
+"""An invitation link others can open (the laptop's network address, never the ``127.0.0.1`` the
+administrator's browser used on the laptop itself); a 403 page in the interface's language saying
+why (removing a player asks first: tests/tournaments/test_player_remove.py)."""
 
 from __future__ import annotations
 

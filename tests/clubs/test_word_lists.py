@@ -1,6 +1,6 @@
-"""Issue 14: a club's word lists are its own: the list a club uploaded is offered to that club only
-(the same words sent by a second club: one list, both clubs'), the shipped list to every club; a
-tournament made by a club's arbiter belongs to that club, and an administrator chooses the club."""
+"""A club's word lists are its own: the list a club uploaded is offered to that club only (the same
+words sent by a second club: one list, both clubs'), the shipped list to every club; a tournament
+made by a club's arbiter belongs to that club, and an administrator chooses the club."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 15: axe-core (axe-playwright-python) over every page in every state of a round: the arbiter's
-game screen, the projector and a phone before the first rack, with the rack drawn, while the round
-runs, once it closed, with its top placed and when the game ended; the login page, the tournament
-pages, the results, the reviews and the training.  Zero violations of any impact.
+"""axe-core (axe-playwright-python) over every page in every state of a round: the arbiter's game
+screen, the projector and a phone before the first rack, with the rack drawn, while the round runs,
+once it closed, with its top placed and when the game ended; the login page, the tournament pages,
+the results, the reviews and the training.  Zero violations of any impact.
 
 The game is played through the services (the screens have their own browser tests); one game of
 two rounds, the pages visited once each, the laptop in French and a phone in English."""

@@ -1,10 +1,11 @@
-"""Issue 11 in a real browser: an evening drawn from the club's physical bag.  The arbiter starts a
-game whose racks are typed, types a rack that misses the minimum (the screen says why, the projector's
-voice announces the rejection), types the seven new letters with a "-", starts the clock at once (the
-voice still speaks the rack), then in round 2 types only the new letters after the reliquat, cancels
-the round and types it again by hand.  Alice's keyboard types in lower case: her slip plays no joker
-until she marks it.  After round 1 Bruno is renamed and moved to another table; after round 2 the
-arbiter ends the game.  The phones, the projector, the results page and the PDF sheets are checked.
+"""In a real browser: an evening drawn from the club's physical bag.  The arbiter starts a game
+whose racks are typed, types a rack that misses the minimum (the screen says why, the projector's
+voice announces the rejection), types the seven new letters with a "-", starts the clock at once
+(the voice still speaks the rack), then in round 2 types only the new letters after the reliquat,
+cancels the round and types it again by hand.  Alice's keyboard types in lower case: her slip plays
+no joker until she marks it.  After round 1 Bruno is renamed and moved to another table; after round
+2 the arbiter ends the game.  The phones, the projector, the results page and the PDF sheets are
+checked.
 
 Racks (the first reference game's): 1. -VDFIR?A (after AEIOUEA rejected), top H4 FAVoRI 30;
 2. D+IBHIQE, cancelled, typed again as -DIBHIQE, top G8 EH 20.

@@ -1,9 +1,8 @@
-"""Issue 15: a player who does not see the screen plays three rounds with only what a screen reader
-has, the accessibility tree: every step finds its control by role and name (no CSS selector, no
-id). She reads the rack, walks the board from H8 by the squares' names to the top's reference,
-writes and sends the slip, hears it read back and the receipt, then the end of the round and her
-result; her results are those of a sighted player at the next table who played the same moves the
-usual way."""
+"""A player who does not see the screen plays three rounds with only what a screen reader has, the
+accessibility tree: every step finds its control by role and name (no CSS selector, no id). She
+reads the rack, walks the board from H8 by the squares' names to the top's reference, writes and
+sends the slip, hears it read back and the receipt, then the end of the round and her result; her
+results are those of a sighted player at the next table who played the same moves the usual way."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Issue 3: a club session in a real browser.  The arbiter logs in, creates a tournament, registers
-three players and hands out their join links; each player opens their link on a phone of their own
-(own cookies, 360 px, touch); the game replays a prepared record, so the racks and tops are known;
-three rounds are played with a good slip, a wrong claimed score, a late slip, an invalid word and a
-valid move below the top; then the arbiter's ranking and every player's page must show the figures
+"""A club session in a real browser.  The arbiter logs in, creates a tournament, registers three
+players and hands out their join links; each player opens their link on a phone of their own (own
+cookies, 360 px, touch); the game replays a prepared record, so the racks and tops are known; three
+rounds are played with a good slip, a wrong claimed score, a late slip, an invalid word and a valid
+move below the top; then the arbiter's ranking and every player's page must show the figures
 computed by hand below.
 
 Time is not waited for: a round ends when the test moves its deadline in the database to a moment

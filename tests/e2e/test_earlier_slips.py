@@ -1,7 +1,7 @@
-"""Issue 23, item 1 in a real browser: while round 2 runs (its live region redrawn at each slip that
-comes in), the arbiter types round 1's paper slip without losing a letter, and it goes to round 1;
-round 2's close brings its slips into the panel; the arbiter picks round 1 again, corrects a slip
-and undoes it, the ranking following."""
+"""In a real browser: while round 2 runs (its live region redrawn at each slip that comes in), the
+arbiter types round 1's paper slip without losing a letter, and it goes to round 1; round 2's close
+brings its slips into the panel; the arbiter picks round 1 again, corrects a slip and undoes it, the
+ranking following."""
 
 from __future__ import annotations
 

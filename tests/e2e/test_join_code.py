@@ -1,7 +1,7 @@
-"""Issue 25 (4) in a real browser: a phone that cannot scan its card opens ``/moi/``, types a wrong
-code (told so, in an alert), then its own code as a person types it (lower case, a space), and is on
-its own seat; an English phone reads the form in English.  axe finds nothing on the form in either
-state, nor on the page reached."""
+"""In a real browser: a phone that cannot scan its card opens ``/moi/``, types a wrong code (told
+so, in an alert), then its own code as a person types it (lower case, a space), and is on its own
+seat; an English phone reads the form in English.  axe finds nothing on the form in either state,
+nor on the page reached."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Issue 25, the whole story in real processes: the laptop dies in the middle of a round, the evening
-goes on on another one.
+"""In real processes: the laptop dies in the middle of a round, the evening goes on on another one.
 
 Laptop A (``manage.py serve`` in its own ``var/``, copying to its own folder) runs a hall of three
 phones (Chromium, 390 px, each its own browser) that open their links at A's network address; round 1
@@ -63,7 +62,7 @@ STANDINGS = {
     BRUNO: "Total 30 · négatif 0 · 100,00 % · rang 1/3",
     CHLOE: "Total 24 · négatif -6 · 80,00 % · rang 3/3",
 }
-#: How long after its acknowledgment a slip is promised to be in the copy (issue 25), and a margin.
+#: How long after its acknowledgment a slip is promised to be in the copy, and a margin.
 COPIED_WITHIN = 5.0
 WAITED = COPIED_WITHIN + 1.0
 

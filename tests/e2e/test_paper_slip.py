@@ -1,6 +1,6 @@
-"""Issue 23, item 2 in a real browser: the arbiter types a paper slip as the phone reads one (caps lock
-off is no joker, a joker is its letter and ``?``), sees how it will be read while typing, and after
-Enter how it was read and stored, the joker marked."""
+"""In a real browser: the arbiter types a paper slip as the phone reads one (caps lock off is no
+joker, a joker is its letter and ``?``), sees how it will be read while typing, and after Enter how
+it was read and stored, the joker marked."""
 
 from __future__ import annotations
 

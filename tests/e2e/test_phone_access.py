@@ -1,7 +1,7 @@
-"""Issue 15 on a 360-px phone: the board is a grid of named squares walked with the arrow keys, Enter
-on a square sets the reference (a second time turns it), the rack is read with its values, a new
-rack, the end of the round and the result are said in the live region, the rack is heard the
-arbiter's way, and large print stays on the phone with no control cut off."""
+"""On a 360-px phone: the board is a grid of named squares walked with the arrow keys, Enter on a
+square sets the reference (a second time turns it), the rack is read with its values, a new rack,
+the end of the round and the result are said in the live region, the rack is heard the arbiter's
+way, and large print stays on the phone with no control cut off."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: the phone's screen stays awake during a round, on the club's plain-HTTP Wi-Fi too.
+"""The phone's screen stays awake during a round, on the club's plain-HTTP Wi-Fi too.
 
 The club's laptop serves plain HTTP on a LAN address: not a secure context, so the Screen Wake Lock
 API is missing there and the phone falls back on NoSleep.js's silent video, which the browser plays

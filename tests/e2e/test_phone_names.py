@@ -1,5 +1,5 @@
-"""Issue 23, item 7 in a real browser: the phone's poll carries the key of the name and table it shows
-(``p``), and a player renamed and moved by the arbiter sees it at the phone's next poll."""
+"""In a real browser: the phone's poll carries the key of the name and table it shows (``p``), and a
+player renamed and moved by the arbiter sees it at the phone's next poll."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 22: a player the arbiter removes while their phone shows the round is told so on the phone,
-whether the phone was polling or sending a slip at that moment; nothing of theirs is stored."""
+"""A player the arbiter removes while their phone shows the round is told so on the phone, whether
+the phone was polling or sending a slip at that moment; nothing of theirs is stored."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 5, faults: the phone's script sends a slip again when the answer is lost or the server
-answers 503, the same request (same request_id), and the slip is stored once."""
+"""The phone's script sends a slip again when the answer is lost or the server answers 503, the same
+request (same request_id), and the slip is stored once."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def _sent_until_received(live_server, phone, first_answer) -> Page:
 
 
 def test_a_slip_answered_502_by_a_proxy_is_sent_again_and_stored_once(live_server, phone):
-    """Issue 24 (3): nginx's 502 (its connection to gunicorn lost) is not the server's answer."""
+    """nginx's 502 (its connection to gunicorn lost) is not the server's answer."""
 
     def bad_gateway(route: Route) -> None:
         route.fulfill(status=502, headers={"Content-Type": "text/html", "Server": "nginx"}, body=PROXY_502)
@@ -138,8 +138,8 @@ def test_a_slip_answered_502_by_a_proxy_is_sent_again_and_stored_once(live_serve
 
 
 def test_a_captive_portals_page_answering_200_is_not_taken_for_received(live_server, phone):
-    """Issue 24 (3): a page answered 200 by something other than the server (the club's captive
-    portal, even one with a receipt's look) is neither shown nor taken for the slip received."""
+    """A page answered 200 by something other than the server (the club's captive portal, even one
+    with a receipt's look) is neither shown nor taken for the slip received."""
 
     def portal(route: Route) -> None:
         route.fulfill(status=200, headers={"Content-Type": "text/html"}, body=PORTAL)

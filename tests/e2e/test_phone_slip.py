@@ -1,7 +1,7 @@
-"""Issue 11 in a real browser, on a 360-px phone: a keyboard typing lower case plays no joker; the
-joker is marked by a tap on its letter in the preview or by ``?`` typed after it; the rack dims the
-tiles the slip takes (the blank for a joker); the receipt shows the joker; the language switch at the
-foot of the page works and covers nothing; touch targets are large.
+"""In a real browser, on a 360-px phone: a keyboard typing lower case plays no joker; the joker is
+marked by a tap on its letter in the preview or by ``?`` typed after it; the rack dims the tiles the
+slip takes (the blank for a joker); the receipt shows the joker; the language switch at the foot of
+the page works and covers nothing; touch targets are large.
 
 The game replays tests/data/reference-games/game-001.json: round 1 is VDFIR?A, top H4 FAVoRI 30."""
 

@@ -1,4 +1,4 @@
-"""Issue 23 (3, 9): the projector on a club's projector, and through the evening.
+"""The projector on a club's projector, and through the evening.
 
 A room of 40 players (a few long names) is shown at 1024x768, 1280x720, 1280x800, 1366x768 (club
 projectors) and 1920x1080 on each of the projector's screens: a rack drawn (with the ranking), the

@@ -1,8 +1,8 @@
-"""Issue 16 in a real browser: after a three-round game, Bruno reviews it from his phone (his line,
-the chart, each round with the top and the ten best, his own move marked), then trains on the same
-game from his review (issue 22: through his own join link, a club's games being no one else's): the
-top in round 1, his lesser move of the evening in round 2, nothing in round 3; the end shows his
-total and percentage, and each round's review.
+"""In a real browser: after a three-round game, Bruno reviews it from his phone (his line, the
+chart, each round with the top and the ten best, his own move marked), then trains on the same game
+from his review (through his own join link, a club's games being no one else's): the top in round 1,
+his lesser move of the evening in round 2, nothing in round 3; the end shows his total and
+percentage, and each round's review.
 
 The game is played through the services (the arbiter's screen has its own browser tests); what is
 checked here is what a player sees, and its figures against the rankings' and the engine's."""

@@ -1,6 +1,6 @@
-"""Issue 23, items 11 and 12 in a real browser: a refused slip stays on the phone with the results; a
-slip's history opened in a tab of its own is a styled page whose close works; large print is black and
-white; at 200 % zoom the phone's heading keeps the round and the score field its label."""
+"""In a real browser: a refused slip stays on the phone with the results; a slip's history opened in
+a tab of its own is a styled page whose close works; large print is black and white; at 200 % zoom
+the phone's heading keeps the round and the score field its label."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def test_the_slip_history_opened_in_its_own_tab_is_styled_and_closes(live_server
         time.sleep(0.1)
     assert tab.is_closed() or tab.url.endswith(back), tab.url  # closed, or back on the game screen
 
-    # In the game screen's panel it opens and closes as before.
+    # In the game screen's panel it still opens and closes in place.
     page.get_by_role("link", name="historique").first.click()
     expect(page.locator("#slip-history")).to_contain_text("Table 1 — Alice")
     page.locator("#slip-history").get_by_role("button", name="Fermer").click()

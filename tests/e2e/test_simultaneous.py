@@ -1,14 +1,14 @@
-"""Issue 14 in a browser: a prepared simultaneous played in two centres of one server.  Vichy's
-arbiter makes the event and uploads its record, then registers its centres on the event's page
-(issue 22): Vichy and Moulins live, Montluçon on its laptop.  Moulins' arbiter and Vichy's join as
-centres from the "Simultanés" page and register two players each; the four players send their slips
-from their phones; Vichy plays three rounds while Moulins is one behind, then catches up.  The public
-page, opened without a login, ranks Vichy's players on its three rounds and says Moulins is behind
-(issue 23), then the four players on all three.  Montluçon played on its own laptop without
-Internet: the laptop is a second server on loopback (``tests.simultaneous.laptop``), its first try to
-send its results finds the federation's server unreachable, and once the hall's connection is back
-its server sends them: the public page ranks its players with the four others, and the organiser sees
-the file on the event's page and withdraws it."""
+"""In a browser: a prepared simultaneous played in two centres of one server.  Vichy's arbiter makes
+the event and uploads its record, then registers its centres on the event's page: Vichy and Moulins
+live, Montluçon on its laptop.  Moulins' arbiter and Vichy's join as centres from the "Simultanés"
+page and register two players each; the four players send their slips from their phones; Vichy plays
+three rounds while Moulins is one behind, then catches up.  The public page, opened without a login,
+ranks Vichy's players on its three rounds and says Moulins is behind, then the four players on all
+three.  Montluçon played on its own laptop without Internet: the laptop is a second server on
+loopback (``tests.simultaneous.laptop``), its first try to send its results finds the federation's
+server unreachable, and once the hall's connection is back its server sends them: the public page
+ranks its players with the four others, and the organiser sees the file on the event's page and
+withdraws it."""
 
 from __future__ import annotations
 
