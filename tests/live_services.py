@@ -49,8 +49,9 @@ def wait_for(predicate, seconds: float = 60.0) -> bool:
 #: Ports handed to the servers the tests start: below the kernel's range for outgoing connections
 #: (32768 and up on Linux), so no client socket holds one, and cut in slices, one per pytest-xdist
 #: worker, so two workers starting servers at the same instant never pick the same port (with the
-#: kernel's ``bind(0)`` they could: one test then talked to another worker's server, on another
-#: database).  Within a slice the ports are taken in turn from an offset of the process's own.
+#: kernel's ``bind(0)`` they could, and a test would then talk to another worker's server, on
+#: another database).  Within a slice the ports are taken in turn from an offset of the process's
+#: own.
 PORTS_FROM, PORTS_TO, SLICES, STEP = 20000, 32000, 16, 4
 _turn: list[int] = []
 
@@ -98,11 +99,12 @@ REDIS_DATABASES = {"faults": 1, "worker": 2, "cache": 3}
 
 
 def own_redis(folder: Path):
-    """A Redis server of this test session's own, on a free port with its files in ``folder`` (nothing
-    saved): ``(process, "redis://127.0.0.1:<port>")``.  No other program on the machine knows its
-    port, so none can empty or fill a database a test uses (on the machine's shared Redis, a program
-    using the same database number failed tests).  pytest-xdist's workers each start their own.
-    Without ``redis-server`` on the machine, the tests needing it skip; under CI=true they fail."""
+    """A Redis server of this test session's own, on a free port with its files in ``folder``
+    (nothing saved): ``(process, "redis://127.0.0.1:<port>")``.  No other program on the machine
+    knows its port, so none can empty or fill a database a test uses (on the machine's shared Redis,
+    a program using the same database number would fail tests).  pytest-xdist's workers each start
+    their own.  Without ``redis-server`` on the machine, the tests needing it skip; under CI=true
+    they fail."""
     binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
     if binary is None:
         _missing("redis-server is not installed")

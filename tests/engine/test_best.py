@@ -1,4 +1,4 @@
-"""The n best placements of a position (issue 16), against the exhaustive generator."""
+"""The n best placements of a position, against the exhaustive generator."""
 
 from __future__ import annotations
 

@@ -331,7 +331,7 @@ def test_board_repr_shows_its_text():
 
 # -- any text: a value or a NotationError, nothing else -------------------------
 
-# Pieces people type, and characters that have tripped text handling before:
+# Pieces people type, and characters that trip text handling:
 # ß and ﬀ upper-case to two letters, ٤ is a digit to ``\d``, U+0301 is a lone accent.
 _PIECES = st.sampled_from(
     [*"Hh40Z+-?*.'{} \t\n\x00\x7féÉœÆßﬀ٤\u0301\u00a0\u3000", "15", "MOT", "CALFEUTRE", "40"]

@@ -17,9 +17,9 @@ from tests.helpers import tiny
 
 PARSERS = (parse_ref, parse_rack, parse_word, parse_slip)
 
-# Characters that have broken text handling elsewhere: combining marks, bidirectional controls,
-# NUL and other controls, lone surrogates, emoji (with a joiner and a skin tone), ligatures that
-# fold or upper-case to two letters, full-width letters and digits, other scripts' digits.
+# Characters known to break text handling: combining marks, bidirectional controls, NUL and other
+# controls, lone surrogates, emoji (with a joiner and a skin tone), ligatures that fold or
+# upper-case to two letters, full-width letters and digits, other scripts' digits.
 _ODD = st.sampled_from(
     [
         *"\u0301\u0327\u0308\u20dd",

@@ -546,9 +546,9 @@ def test_without_a_tie_break_the_rank_counts_who_did_strictly_better(case):
 @settings(max_examples=200, deadline=None)
 @given(games())
 def test_a_row_shows_the_figure_it_is_ranked_on_and_its_columns_add_up(case):
-    """§4 (issue 23): on either base the main figure (``Row.score``) is the one ranked on, so a
-    ranking read down that column never goes up; the games' columns add up to the paid scores, and
-    paid + solos − penalties to the total."""
+    """§4: on either base the main figure (``Row.score``) is the one ranked on, so a ranking read
+    down that column never goes up; the games' columns add up to the paid scores, and paid + solos −
+    penalties to the total."""
     entrants, played, rules = case
     rules = Rules(solo_min_players=rules.solo_min_players, base=rules.base)
     rankings = [rank_tournament(entrants, played, rules), *(rank_game(entrants, g, rules) for g in played)]
@@ -561,7 +561,7 @@ def test_a_row_shows_the_figure_it_is_ranked_on_and_its_columns_add_up(case):
 
 
 def test_on_scores_only_a_solo_does_not_lift_the_line_and_the_row_shows_the_scores():
-    """The issue's case: 92 paid without a solo above 86 paid with one (96 with it), on "scores seuls"."""
+    """On "scores seuls", 92 paid without a solo ranks above 86 paid with one (96 with it)."""
     game = GameScores(tops=(50, 50), scores={"p1": scores(46, 46), "p2": scores(50, 36), "p3": scores(0, 46)})
     ranking = rank_tournament(field(3), [game], Rules(solo_min_players=3, base=Base.PAID))
     first, second, _ = rows(ranking)

@@ -34,7 +34,7 @@ def test_after_a_reliquat_only_the_new_letters_are_typed_or_the_whole_rack(typed
 
 
 def test_a_rejection_typed_with_a_dash_puts_the_reliquat_back_and_takes_seven_new_letters():
-    """The issue's case: -AAABBCC after a reliquat of three letters is seven new letters, not ten."""
+    """Typed after a reliquat of three letters, -AAABBCC is seven new letters, not ten."""
     rack = read_typed_rack("-AAABBCC", tiles("EIS"), full_bag_without("EIS"), 5)
     assert (rack.reliquat, rack.new, rack.rejected) == ((), tiles("AAABBCC"), True)
     assert rack.text == "-AAABBCC"

@@ -1,6 +1,6 @@
-"""Issue 12, word lists: whatever bytes the arbiter's form is sent as a word list (text in any
-encoding, gzip whole, cut, damaged, stacked or bombed), the answer is a tournament on a stored list
-or the form again with a sentence saying why: never an error page, never a file left behind."""
+"""Word lists: whatever bytes the arbiter's form is sent as a word list (text in any encoding, gzip
+whole, cut, damaged, stacked or bombed), the answer is a tournament on a stored list or the form
+again with a sentence saying why: never an error page, never a file left behind."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 12, word lists: every level of an uploaded list is bounded (bytes sent, bytes unpacked,
-lines, line length, graph), each limit refused just over it and accepted just under it, with a
-sentence that says it; a refused list leaves nothing behind; the list is read and built outside
-the room's write lock."""
+"""Word lists: every level of an uploaded list is bounded (bytes sent, bytes unpacked, lines, line
+length, graph), each limit refused just over it and accepted just under it, with a sentence that
+says it; a refused list leaves nothing behind; the list is read and built outside the room's write
+lock."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Issue 12, live: the laptop's server (``manage.py serve``: waitress, its two threads) is sent a
-malicious word list by the arbiter's form while a round runs.  The player's slip is stored and
-answered within 2 s while the list is being refused, and the refused list leaves nothing behind.
+"""The laptop's server (``manage.py serve``: waitress, its two threads) is sent a malicious word
+list by the arbiter's form while a round runs.  The player's slip is stored and answered within 2 s
+while the list is being refused, and the refused list leaves nothing behind.
 
 Real HTTP against a real server process on the test's database (SQLite, or PostgreSQL with
 ``DATABASE_URL``)."""
@@ -41,8 +41,9 @@ def _bomb_member() -> bytes:
     return b"".join([packer.compress(zeros) for _ in range(256)] + [packer.flush()])
 
 
-#: Uploads that must be refused: the issue's bomb (it took 118 s and 6.8 GB), 20 MB (past the 16 MB
-#: sent), and 15 MB of gzip members that would unpack to 15 GB (refused at 16 MB unpacked).
+#: Uploads that must be refused: a bomb of 260 KB that would unpack to 256 MB (read whole, it would
+#: hold the server for minutes and gigabytes), 20 MB (past the 16 MB sent), and 15 MB of gzip
+#: members that would unpack to 15 GB (refused at 16 MB unpacked).
 UPLOADS = {
     "260 KB that would unpack to 256 MB": (0, "Une fois décompressée, la liste dépasse 16 Mo"),
     "20 MB that would unpack to 20 GB": (

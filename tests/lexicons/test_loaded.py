@@ -1,6 +1,6 @@
-"""Issue 12: the lists clubs upload are kept loaded on a least-recently-used basis, the shipped list
-always; a list put aside is read back from its file and its graph from the disk cache when a game
-asks for it again."""
+"""The lists clubs upload are kept loaded on a least-recently-used basis, the shipped list always; a
+list put aside is read back from its file and its graph from the disk cache when a game asks for it
+again."""
 
 from __future__ import annotations
 

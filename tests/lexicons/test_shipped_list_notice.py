@@ -1,7 +1,7 @@
-"""Issue 23, item 10: the word list a newcomer gets.  The shipped free list is not the ODS the clubs
-play (rules §6): the new-tournament form says so beside the choice, with the words it refuses, and
-points to the club's own list as the first step; once a club has sent its list, that list is the one
-a new tournament starts on."""
+"""The word list a newcomer gets.  The shipped free list is not the ODS the clubs play (rules §6):
+the new-tournament form says so beside the choice, with the words it refuses, and points to the
+club's own list as the first step; once a club has sent its list, that list is the one a new
+tournament starts on."""
 
 from __future__ import annotations
 

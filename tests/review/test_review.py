@@ -1,5 +1,5 @@
-"""The review of a finished game (issue 16): each round as the players met it, the best placements
-with the player's own move marked, a player's line and its chart, and the arbiter's room."""
+"""The review of a finished game: each round as the players met it, the best placements with the
+player's own move marked, a player's line and its chart, and the arbiter's room."""
 
 from __future__ import annotations
 

@@ -160,7 +160,7 @@ def test_moi_with_a_forgotten_player_is_not_counted_as_a_guess(client, players, 
     client.get(_page(players[0].token))
     Player.objects.filter(pk=players[0].pk).delete()
     for _ in range(3):
-        # The player's row gone: the phone is told it was removed (issue 22), never counted a guess.
+        # The player's row gone: the phone is told it was removed, never counted a guess.
         assert client.get(reverse("live:player_me")).status_code == 410
     assert client.get("/j/nobody/").status_code == 404
 

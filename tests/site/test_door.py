@@ -1,6 +1,6 @@
-"""Issue 12, what every page and every save share: ids beyond what a database holds are a 404, strings
-are cleaned of NUL and lone surrogates and held to their column's length (SQLite and PostgreSQL),
-logins are throttled per account and address, and per address, on every login page, every page carries a
+"""What every page and every save share: ids beyond what a database holds are a 404, strings are
+cleaned of NUL and lone surrogates and held to their column's length (SQLite and PostgreSQL), logins
+are throttled per account and address, and per address, on every login page, every page carries a
 Content-Security-Policy without inline scripts, and ``var/`` and the secret key are private."""
 
 from __future__ import annotations

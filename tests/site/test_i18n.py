@@ -1,6 +1,6 @@
-"""French first, English available (issue 3): pages in French by default and in English after the
-switch or from the browser's language, the engine's sentences in the language shown, and a complete
-English catalogue whose compiled file matches its source."""
+"""French first, English available: pages in French by default and in English after the switch or
+from the browser's language, the engine's sentences in the language shown, and a complete English
+catalogue whose compiled file matches its source."""
 
 from __future__ import annotations
 

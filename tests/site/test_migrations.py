@@ -1,7 +1,7 @@
 """A laptop that upgrades keeps its tournaments: a database made by the schema before the rooms were
 split (migrations up to ``tournaments.0002``, the word lists, printouts and merges still in the
-``tournaments`` app), holding a game played two rounds in, is migrated to today's schema and the
-evening goes on (SQLite and PostgreSQL)."""
+``tournaments`` app), holding a game played two rounds in, is migrated to this version's schema and
+the evening goes on (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -123,13 +123,13 @@ def test_a_database_of_the_previous_schema_keeps_its_played_game_and_the_evening
     assert Submission.objects.count() == 6 and SubmissionChange.objects.count() == 1
     assert bytes(Printout.objects.get(game=game).pdf) == PDF
     assert MergedResults.objects.get().files[0]["name"] == "club.json"
-    # Clubs came with the upgrade: everything belongs to the first club, whose arbiter the account is.
+    # The upgrade brings clubs: everything belongs to the first club, whose arbiter the account is.
     from clubs.models import Club, Member
 
     club = Club.objects.get()
     assert tournament.owner == club and MergedResults.objects.get().owner == club
     assert Member.objects.get().club == club and Member.objects.get().role == "arbiter"
-    # Every player upgraded has a join code of their own (issue 25).
+    # Every player upgraded has a join code of their own.
     from live.codes import code_ok
     from tournaments.models import Player
 

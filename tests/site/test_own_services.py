@@ -1,6 +1,6 @@
-"""Issue 23, item 12: the test suite's Redis is a server of its own (``redis_server``, tests/conftest.py),
-so that another program on the machine cannot fail it: today 4 tests failed because another process
-used database 14 of the machine's shared Redis."""
+"""The test suite's Redis is a server of its own (``redis_server``, tests/conftest.py), so that
+another program on the machine cannot fail it: on the machine's shared Redis, another process using
+a database number the tests use (14, say) fails them."""
 
 from __future__ import annotations
 

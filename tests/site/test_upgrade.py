@@ -26,7 +26,7 @@ from tournaments.plays import play_json
 from tournaments.services.registration import codes_fresh
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "reference-games" / "game-001.json"
-#: The last migrations of 0.1.0 (the source before 1.0.0, as of 2026-11-26: the join codes).
+#: The last migrations of 0.1.0, the version before 1.0.0 (its last one: the join codes).
 PREVIOUS = [
     ("clubs", "0003_upload_token"),
     ("lexicons", "0002_lexiconlist_clubs"),
@@ -34,7 +34,7 @@ PREVIOUS = [
     ("results", "0005_outbox"),
     ("simultaneous", "0003_registrations"),
 ]
-#: Columns a migration since rewrites on purpose: a word list's path, kept relative to where the
+#: Columns a later migration rewrites on purpose: a word list's path, kept relative to where the
 #: installation keeps its lists (the evening going on proves the list is still found).
 REWRITTEN = {("tournaments_lexiconlist", "path")}
 PDF = b"%PDF-1.4 a printout kept across the upgrade"

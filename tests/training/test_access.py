@@ -1,9 +1,9 @@
-"""Issue 22: training shows and plays only what its visitor may see.  Without login: the shipped
-list, random games and the visitor's own files, nothing a club owns, in the form nor when an id is
-sent (by a form or in a replayed cookie).  A club's arbiter or deputy: the club's finished games and
-lists; another club's: none of them.  A player: the games of their tournament, through their join
-link.  A simultaneous's game: secret to everyone until every centre is done with it.  And no page
-reachable without login shows what a club owns (the URLs are walked from the configuration)."""
+"""Training shows and plays only what its visitor may see.  Without login: the shipped list, random
+games and the visitor's own files, nothing a club owns, in the form nor when an id is sent (by a
+form or in a replayed cookie).  A club's arbiter or deputy: the club's finished games and lists;
+another club's: none of them.  A player: the games of their tournament, through their join link.  A
+simultaneous's game: secret to everyone until every centre is done with it.  And no page reachable
+without login shows what a club owns (the URLs are walked from the configuration)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Stopping a training (issue 23): "Arrêter l'entraînement" asks first, then shows the summary and the
-review of the rounds played; the game can still be taken up again, and only a new training forgets it."""
+"""Stopping a training: "Arrêter l'entraînement" asks first, then shows the summary and the review
+of the rounds played; the game can still be taken up again, and only a new training forgets it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 22, strangers' work slows the room: on the laptop's server (``manage.py serve``, a real
+"""Strangers' work does not slow the room: on the laptop's server (``manage.py serve``, a real
 process), four strangers start random training games in a loop while the room's phones poll.  The
 strangers are sent to the strangers' process (``server/strangers.py``: a 307 to the next port, which
 they follow as a browser does).  Each stranger's fifth new game within a minute is refused with

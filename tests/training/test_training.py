@@ -1,6 +1,6 @@
-"""Training alone (issue 16): the games one trains on, each round graded by the FISF rules against
-the position's top, the clock and its grace, topping scored in seconds with its penalty, the state
-in the player's signed cookie, and no write to the database (a live room never waits for it)."""
+"""Training alone: the games one trains on, each round graded by the FISF rules against the
+position's top, the clock and its grace, topping scored in seconds with its penalty, the state in
+the player's signed cookie, and no write to the database (a live room never waits for it)."""
 
 from __future__ import annotations
 
