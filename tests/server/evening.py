@@ -223,8 +223,7 @@ def uninterrupted(record: str, typed: str) -> dict:
 
 
 def claims() -> dict:
-    """The slips phones tried to send while the server did not answer (issue 25): the arbiter's to
-    decide."""
+    """The slips phones tried to send while the server did not answer: the arbiter's to decide."""
     from tournaments.models import Submission, TriedSlip
 
     tried = TriedSlip.objects.select_related("player").order_by("pk")

@@ -1,7 +1,7 @@
-"""Addresses and lock-outs (issue 22): the client's address is read from the proxy's header only when
-the peer is a trusted proxy; wrong passwords lock an (account, address) pair, and an address trying
-many accounts, never the browser that already logged in to the account (its device cookie); a join
-link that names a player is served whatever its address guessed; nginx holds a client's thousands of
+"""Addresses and lock-outs: the client's address is read from the proxy's header only when the peer
+is a trusted proxy; wrong passwords lock an (account, address) pair, and an address trying many
+accounts, never the browser that already logged in to the account (its device cookie); a join link
+that names a player is served whatever its address guessed; nginx holds a client's thousands of
 connections without refusing a phone, and answers 503 beyond the per-address limit.  The brakes are
 tried through the real processes (gunicorn, and nginx before it), from other loopback addresses
 (127.0.0.2, 127.0.0.3: the client socket is bound to them)."""

@@ -1,7 +1,7 @@
-"""Issue 25 (1): the evening saved as it goes.  A real ``manage.py serve`` in its own ``var/`` copies
-its database to the arbiter's folder within 5 s of a write made by another process; when the folder
-goes away (the key pulled out), fills up or turns read-only, the arbiter's screen says so and the room
-goes on; when it comes back the next copy succeeds.  The copies are written beside then renamed: a
+"""The evening saved as it goes.  A real ``manage.py serve`` in its own ``var/`` copies its database
+to the arbiter's folder within 5 s of a write made by another process; when the folder goes away
+(the key pulled out), fills up or turns read-only, the arbiter's screen says so and the room goes
+on; when it comes back the next copy succeeds.  The copies are written beside then renamed: a
 partial ``.tmp-`` is never a copy, and only the last few are kept."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23, item 6: at scale nothing makes the first account (the laptop's first start does):
+"""At scale nothing makes the first account (the laptop's first start does):
 ``manage.py first_account`` makes it without a question and prints its password once."""
 
 from __future__ import annotations

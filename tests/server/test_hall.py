@@ -1,6 +1,6 @@
-"""The hall (issue 13): a slip that reached the server by the cutoff is stored however long it then
-waited, on both deployments; only the configured proxy's arrival stamp is believed; the round's close
-waits out the web processes' queues; a room's changes are pushed to its phones through nginx."""
+"""The hall: a slip that reached the server by the cutoff is stored however long it then waited, on
+both deployments; only the configured proxy's arrival stamp is believed; the round's close waits out
+the web processes' queues; a room's changes are pushed to its phones through nginx."""
 
 from __future__ import annotations
 
@@ -304,7 +304,7 @@ def _own_results(listener: Listener) -> list[dict]:
 def test_a_change_made_anywhere_is_pushed_to_the_rooms_phones_through_nginx(front, players, game):
     """The room's state is pushed whole (the status's common part, the board, the seconds left): the
     phone asks nothing; at the close each phone's own result comes on its own channel, on the same
-    connection, and no one else's (issue 24)."""
+    connection, and no one else's."""
     page = Phone(front, players[0].token).page
     listen = re.search(r'data-push="([^"]+)"', page).group(1)
     with translation.override("fr"):

@@ -1,4 +1,4 @@
-"""Issue 22, strangers' work slows the room: the laptop's server hands its threads to the room's
+"""Strangers' work does not slow the room: the laptop's server hands its threads to the room's
 requests before strangers' (public results, training: ``settings.STRANGER_PATHS``) and keeps one
 thread for the room while strangers are served.  Waitress's own dispatcher and threads; the tasks
 are connections reduced to their next request's path and a service that may wait."""

@@ -1,7 +1,7 @@
 """``server.memo.Recent``: one thread reads a stale value for all the threads that need it meanwhile
-(issue 24: every thread of a web process found the room's round stale at once in the last seconds
-of a round, each reading it again); a read begun before a forget is not given to those who ask
-after it, and a read that fails leaves the others to read for themselves."""
+(in the last seconds of a round every thread of a web process finds the room's round stale at once,
+and each would read it again); a read begun before a forget is not given to those who ask after it,
+and a read that fails leaves the others to read for themselves."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Issue 25 (6): the federation's server backed up and restored with PostgreSQL's own tools.  A
-database migrated and played on (a round drawn, slips, closed, its top placed) is dumped with
-``pg_dump -Fc``, restored with ``pg_restore`` into an empty database, and the application, pointed at
-the copy (with the same var/ folder: its secret key and uploaded word lists), shows the same ranking
-and plays on: the next round drawn, a slip, closed, placed.  Real processes (``manage.py`` and a
-script of the services), real PostgreSQL; under CI=true never skipped."""
+"""The federation's server backed up and restored with PostgreSQL's own tools.  A database migrated
+and played on (a round drawn, slips, closed, its top placed) is dumped with ``pg_dump -Fc``,
+restored with ``pg_restore`` into an empty database, and the application, pointed at the copy (with
+the same var/ folder: its secret key and uploaded word lists), shows the same ranking and plays on:
+the next round drawn, a slip, closed, placed.  Real processes (``manage.py`` and a script of the
+services), real PostgreSQL; under CI=true never skipped."""
 
 from __future__ import annotations
 

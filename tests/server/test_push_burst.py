@@ -1,11 +1,12 @@
-"""Push connections cannot take nginx down (issue 24, 5): nchan 1.3.6 aborts a worker (an assertion
-in its ``spool.c``), and drops every connection the worker held, when many subscribers at once ask
-for a message a channel does not have: the room's last one on a channel never published or whose
-message expired (``nchan_subscriber_first_message -1``), or one named by the client (``Last-Event-ID``,
+"""Push connections cannot take nginx down: nchan 1.3.6 aborts a worker (an assertion in its
+``spool.c``), and drops every connection the worker held, when many subscribers at once ask for a
+message a channel does not have: the room's last one on a channel never published or whose message
+expired (``nchan_subscriber_first_message -1``), or one named by the client (``Last-Event-ID``,
 ``?last_event_id=``, ``If-None-Match``).  Anyone can open ``/push/<any name>``, so a burst of phones
-(a hall reconnecting after a break) or a stranger's script would do it.  ``deploy/nginx.conf`` starts
-every subscriber at the channel's oldest message, the only one kept (its last), ignores the message
-ids a client names and refuses the conditional headers; here, through the real nginx and nchan."""
+(a hall reconnecting after a break) or a stranger's script would do it.  ``deploy/nginx.conf``
+starts every subscriber at the channel's oldest message, the only one kept (its last), ignores the
+message ids a client names and refuses the conditional headers; here, through the real nginx and
+nchan."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from server import push
 from tests.live_services import wait_for
 from tests.scale_front import Front, require_nginx
 
-#: Concurrent subscribers per burst: 10 at once already aborted a worker; 200 aborted dozens.
+#: Concurrent subscribers per burst: without the configuration's guards, 10 at once abort a worker and
+#: 200 abort dozens.
 BURST = 200
 #: How long each subscriber holds its connection, reading what nginx sends.
 HOLD_S = 1.5
@@ -157,8 +159,8 @@ def test_a_burst_of_subscribers_to_a_channel_whose_message_expired_is_held_and_c
 
 
 def test_a_phone_connecting_to_a_live_channel_is_sent_its_last_message_at_once(nginx):
-    """What nchan's first message -1 was for: a phone (re)connecting is told the room's current state
-    key at once (tests/e2e/test_push.py: a joining phone then asks nothing), whatever id it names;
+    """A phone (re)connecting is told the room's current state key at once, as a first message of -1
+    would tell it (tests/e2e/test_push.py: a joining phone then asks nothing), whatever id it names;
     the messages before it are not replayed."""
     channel = _a_channel()
     assert push.send(channel, "k1") and push.send(channel, "k2")

@@ -1,9 +1,9 @@
-"""A removed player at scale (issue 22): nginx before several gunicorn workers on PostgreSQL, their
-cache in Redis, each worker remembering the room's players.  The arbiter removes a player (here, from
-this process, as the arbiter's web process would): the slips, polls and join link of that player,
-through every worker at once, are answered 410 with the sentence, never a 500, and no slip of theirs
-is stored.  A removal racing the player's slips in flight is either refused (a slip was stored
-first) or leaves no slip at all.  The same race on one process: tests/tournaments/test_removed_player.py."""
+"""A removed player at scale: nginx before several gunicorn workers on PostgreSQL, their cache in
+Redis, each worker remembering the room's players.  The arbiter removes a player (here, from this
+process, as the arbiter's web process would): the slips, polls and join link of that player, through
+every worker at once, are answered 410 with the sentence, never a 500, and no slip of theirs is
+stored.  A removal racing the player's slips in flight is either refused (a slip was stored first)
+or leaves no slip at all.  The same race on one process: tests/tournaments/test_removed_player.py."""
 
 from __future__ import annotations
 

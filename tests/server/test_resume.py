@@ -1,13 +1,13 @@
-"""Issue 25 (2): the evening resumed on another laptop.  A copy of an evening played in one ``var/``
-(a running round in it) is resumed by ``manage.py serve --resume`` in another, freshly installed
-``var/``: the same tournaments, players, rounds, slips and accounts, every row as it was, the round
-left running for the arbiter, its word list found, and the game goes on; a copy from an older version
-keeps every row and is migrated.  Copies that are truncated, random bytes, another application's
-SQLite database or from a newer version are refused with a clear sentence and nothing changed; so is
-a copy that is not as this application writes it (a trigger, a view, a table, index or column of its
-own, a virtual table, migrations out of order, values Django cannot read back, a broken foreign key):
-the evening is rebuilt from the copy's rows, never taken as its file.  An evening already on the
-laptop is not overwritten."""
+"""The evening resumed on another laptop.  A copy of an evening played in one ``var/`` (a running
+round in it) is resumed by ``manage.py serve --resume`` in another, freshly installed ``var/``: the
+same tournaments, players, rounds, slips and accounts, every row as it was, the round left running
+for the arbiter, its word list found, and the game goes on; a copy from an older version keeps every
+row and is migrated.  Copies that are truncated, random bytes, another application's SQLite database
+or from a newer version are refused with a clear sentence and nothing changed; so is a copy that is
+not as this application writes it (a trigger, a view, a table, index or column of its own, a virtual
+table, migrations out of order, values Django cannot read back, a broken foreign key): the evening
+is rebuilt from the copy's rows, never taken as its file.  An evening already on the laptop is not
+overwritten."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def played(tmp_path_factory):
     copy = backup.copy_database(source, key)
     source.close()
     edited = sqlite3.connect(copy)
-    # As a version that kept absolute paths wrote it (lexicons.files: now "shipped:<file>").
+    # As an older version wrote it, with absolute paths (lexicons.files writes "shipped:<file>").
     edited.execute("UPDATE tournaments_lexiconlist SET path = '/old-laptop/arbiter/engine/lexicon/data/' || "
                    "substr(path, length('shipped:') + 1) WHERE path LIKE 'shipped:%'")  # fmt: skip
     edited.commit()

@@ -28,7 +28,7 @@ def _serve(var: Path) -> str:
 def test_a_second_start_prints_a_password_change_command_that_works_as_written(tmp_path):
     first = _serve(tmp_path)
     assert "mot de passe « " in first
-    # Issue 23 (10): the first start says the shipped list is not the ODS, and the first step.
+    # The first start says the shipped list is not the ODS, and the first step.
     assert "la liste livrée (« fr-wfrench ») n'est pas l'ODS : QI, WOK, OK, ZEF, KI, BLOG" in first
     assert "Premier pas : envoyez la liste ODS de votre club" in first
     second = _serve(tmp_path)

@@ -1,7 +1,7 @@
-"""The laptop's own server, ``manage.py serve`` in a process of its own, answers the phones' slips on
-their lean path (issue 24: ``settings.WSGI_APPLICATION``, ``live/slipgate.py``): the slip
-stored and answered with the receipt alone, marked as the application's; the same URL without the
-phone's script, and every other page, still Django's."""
+"""The laptop's own server, ``manage.py serve`` in a process of its own, answers the phones' slips
+on their lean path (``settings.WSGI_APPLICATION``, ``live/slipgate.py``): the slip stored and
+answered with the receipt alone, marked as the application's; the same URL without the phone's
+script, and every other page, still Django's."""
 
 from __future__ import annotations
 

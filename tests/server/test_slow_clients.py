@@ -1,9 +1,9 @@
-"""Issue 12, slow and idle clients: sockets that never finish their request do not lock the phones
-out of the laptop's server.  The server is the real one, started as ``manage.py serve`` starts it,
-on the test's database; the attackers and the phones are sockets of this process, each bound to a
-loopback address of its own (on Linux the whole of 127/8 is the loopback), as on a club's Wi-Fi
-where every phone has its own address.  The only times asserted are the service the issue promises:
-a phone's page within a second."""
+"""Slow and idle clients: sockets that never finish their request do not lock the phones out of the
+laptop's server.  The server is the real one, started as ``manage.py serve`` starts it, on the
+test's database; the attackers and the phones are sockets of this process, each bound to a loopback
+address of its own (on Linux the whole of 127/8 is the loopback), as on a club's Wi-Fi where every
+phone has its own address.  The only times asserted are the service the laptop promises: a phone's
+page within a second."""
 
 from __future__ import annotations
 

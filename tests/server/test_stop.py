@@ -1,6 +1,6 @@
-"""Issue 23, item 12: Ctrl+C stops the laptop's server without a traceback, whether it was started
-with ``manage.py serve`` or ``python3 run.py`` (which waits for the server it started).  A real
-process each time, sent SIGINT as a terminal sends it: to its whole process group."""
+"""Ctrl+C stops the laptop's server without a traceback, whether it was started with
+``manage.py serve`` or ``python3 run.py`` (which waits for the server it started).  A real process
+each time, sent SIGINT as a terminal sends it: to its whole process group."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Strangers' pages go to web processes of their own (issue 22, class 5): at scale a simultaneous's
-public results and training, through nginx, reach the strangers' gunicorn (``nginx_conf
---strangers``, a lower priority), the room's requests the room's, so that the room's never queue
-behind theirs; without the option both go to the room's.  Here nginx stands before two recording
-servers in place of the two gunicorns: what each was asked is what nginx routed to it."""
+"""Strangers' pages go to web processes of their own: at scale a simultaneous's public results and
+training, through nginx, reach the strangers' gunicorn (``nginx_conf --strangers``, a lower
+priority), the room's requests the room's, so that the room's never queue behind theirs; without the
+option both go to the room's.  Here nginx stands before two recording servers in place of the two
+gunicorns: what each was asked is what nginx routed to it."""
 
 from __future__ import annotations
 

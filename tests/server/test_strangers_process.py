@@ -1,8 +1,8 @@
-"""Issue 22, class 5, on the laptop: strangers' pages in a process of their own (server/strangers.py).
-``manage.py serve`` starts ``manage.py strangers`` beside it, at a lower priority; the room's process
-sends a simultaneous's public page and training there (307), the strangers' process sends anything
-else back; both serve the static files; the strangers' process ends with the room's, however it
-ends; without it the room's process serves strangers itself."""
+"""On the laptop: strangers' pages in a process of their own (server/strangers.py).
+``manage.py serve`` starts ``manage.py strangers`` beside it, at a lower priority; the room's
+process sends a simultaneous's public page and training there (307), the strangers' process sends
+anything else back; both serve the static files; the strangers' process ends with the room's,
+however it ends; without it the room's process serves strangers itself."""
 
 from __future__ import annotations
 
