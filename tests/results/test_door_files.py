@@ -1,4 +1,4 @@
-"""Hold the door (issue 12): the clubs' results files of a merge, and what leaves the room as cells.
+"""Hold the door: the clubs' results files of a merge, and what leaves the room as cells.
 
 A results file is read as strictly as a prepared game: any file is merged or refused with a sentence
 naming it (French and English), never a 500 on the merge, its page or its exports; each limit holds

@@ -195,7 +195,7 @@ def test_a_tournament_ranking_exports_its_cumulated_lines(db):
 
 
 def test_the_federation_file_is_latin1_with_crlf_in_rank_order(db):
-    """Table, licence (NL: none), name, club, score: what the federation needs (issue 14)."""
+    """Table, licence (NL: none), name, club, score: what the federation needs."""
     players = [
         Entrant(1, "Œdipe Martin", table=4, club="Vichy; Allier", licence="123456"),
         Entrant(2, "Ştefan Ionescu", table=7),
@@ -349,8 +349,8 @@ def test_files_written_by_hand_merge_when_they_agree():
 
 
 def test_a_licence_travels_from_a_clubs_results_file_to_the_merged_federation_file(tournament, second_club):
-    """Issue 14: a file written by this version carries each player's licence (one from an older
-    version, none: those players are "NL"); the merged federation file and CSV have it."""
+    """A file written by this version carries each player's licence (one from an older version,
+    none: those players are "NL"); the merged federation file and CSV have it."""
     first, _tops = _play_prepared(tournament, ["Alice", "Bruno", "Chloé"])
     Player.objects.filter(tournament=tournament, name="Alice").update(licence="0123456")
     second, _ = _play_prepared(second_club, ["Denis", "Estelle"])

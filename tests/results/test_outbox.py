@@ -1,6 +1,6 @@
-"""Issue 22: the results outbox sends only where a federation's server may be.  The arbiter types the
-address and the token, so the laptop (or the federation's own server, whose clubs have an outbox too)
-must not reach its own network through them, tell ports apart, show what some other server answered,
+"""The results outbox sends only where a federation's server may be.  The arbiter types the address
+and the token, so the laptop (or the federation's own server, whose clubs have an outbox too) must
+not reach its own network through them, tell ports apart, show what some other server answered,
 follow a redirect, put a line break in a header, answer 500, or keep a row pending for ever without
 saying why.  The servers here are real ones on loopback, started by each test; the project reaches
 them only with ``OUTBOX_ALLOW_PRIVATE`` on, and the refusals are checked with it off."""

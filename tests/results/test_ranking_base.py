@@ -1,6 +1,6 @@
-"""The ranking ranks what it shows (rules §4, issue 23): whatever the percentage base, every ranking
-lists its lines in the order of the figure in its main column, its columns add up (the games make the
-paid scores, and scores + solos − penalty = total), and it says which base it is on.
+"""The ranking ranks what it shows (rules §4): whatever the percentage base, every ranking lists its
+lines in the order of the figure in its main column, its columns add up (the games make the paid
+scores, and scores + solos − penalty = total), and it says which base it is on.
 
 The game: Alice pays 4 points under the top in round 1 and nobody beats her in round 2; Bruno alone
 finds round 1's top (a solo, three players suffice here) and pays 8 under the top in round 2.  On

@@ -114,7 +114,7 @@ def test_the_results_key_moves_when_a_round_counts_or_a_slip_is_corrected(tourna
     corrected = standings.results_key(tournament.pk)
     assert len({before, after_round, corrected}) == 3
     # A rack drawn, a clock started, a slip sent: no ranking changes, nor does the key (a hall's
-    # 1,500-player ranking was made again at each).
+    # 1,500-player ranking is not made again at each).
     second = services.round_draw(game_id=game.pk, expected_number=2).round
     services.round_start(round_id=second.pk)
     second = Round.objects.get(pk=second.pk)  # its top, searched meanwhile

@@ -1,7 +1,7 @@
-"""Issue 25 (5): a tournament as a file between installations.  Exported, then imported for another
-club (here the same database plays the other installation): the same rankings, slips and log, new ids,
-and new players' tokens made here, whatever the file names.  Every kind of bad file is refused with a
-clear message, and nothing of it is written."""
+"""A tournament as a file between installations.  Exported, then imported for another club (here the
+same database plays the other installation): the same rankings, slips and log, new ids, and new
+players' tokens made here, whatever the file names.  Every kind of bad file is refused with a clear
+message, and nothing of it is written."""
 
 from __future__ import annotations
 

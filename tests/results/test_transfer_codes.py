@@ -1,8 +1,8 @@
-"""Issue 25 (4, 5): the players' join codes in a tournament's file (``arbiter-tournament/2``).  The
-file carries them, checked like every other value, but the import never keeps one: every imported
-player gets a code made here (a file's author could choose ``AAAA-AAAA``, or a code held here), and
-that code brings the phone to the imported player's seat.  A file of the format before (``/1``, no
-codes) is read too."""
+"""The players' join codes in a tournament's file (``arbiter-tournament/2``).  The file carries
+them, checked like every other value, but the import never keeps one: every imported player gets a
+code made here (a file's author could choose ``AAAA-AAAA``, or a code held here), and that code
+brings the phone to the imported player's seat.  A file of the format before (``/1``, no codes) is
+read too."""
 
 from __future__ import annotations
 

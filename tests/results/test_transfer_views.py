@@ -1,5 +1,5 @@
-"""Issue 25 (5): the tournament's file downloaded from its page (its club's arbiter only) and imported
-through the import page, for one of the importer's clubs (the administrator: any club)."""
+"""The tournament's file downloaded from its page (its club's arbiter only) and imported through the
+import page, for one of the importer's clubs (the administrator: any club)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Issue 22 (class 4) and issue 23 (item 5): the organiser registers the event's centres, each
-playing live on the server or offline on its laptop, and sees and withdraws each centre and each file
-it sent; only a registered club joins or sends.  The overall ranking is on the rounds the centres up
-to date have closed (the rules' §4 and §5: one ranking needs the same tops for everyone): a short file
-or a centre behind no longer cuts it for everyone, a centre that joined and never played holds nothing
-back, and the page says who is behind and who has not started."""
+"""The organiser registers the event's centres, each playing live on the server or offline on its
+laptop, and sees and withdraws each centre and each file it sent; only a registered club joins or
+sends.  The overall ranking is on the rounds the centres up to date have closed (the rules' §4 and
+§5: one ranking needs the same tops for everyone): a short file or a centre behind does not cut it
+for everyone, a centre that joined and never played holds nothing back, and the page says who is
+behind and who has not started."""
 
 from __future__ import annotations
 

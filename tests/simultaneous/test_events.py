@@ -1,8 +1,8 @@
-"""Issue 14: a simultaneous event on one server.  A prepared one: every centre's room replays the
-record, whose later racks reach no centre's screen before that centre draws them.  A live one: the
-lead centre draws, the other centres wait for each rack, get it as soon as the lead draws it, and
-place the same top (``test_multiplex``); the lead's end ends theirs.  The public page ranks every
-centre's players without a login, from the cache while nothing changed."""
+"""A simultaneous event on one server.  A prepared one: every centre's room replays the record,
+whose later racks reach no centre's screen before that centre draws them.  A live one: the lead
+centre draws, the other centres wait for each rack, get it as soon as the lead draws it, and place
+the same top (``test_multiplex``); the lead's end ends theirs.  The public page ranks every centre's
+players without a login, from the cache while nothing changed."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""Issue 23 (item 4): the Multiplex as the FFSc plays it.  In a live simultaneous every centre gets
-round N's rack the moment the lead centre draws it and plays it at the same time, each searching the
-same top on the same board; among tied tops the lead's choice is the one every centre places, a
-centre that closed its round first waiting for it ("en attente du choix du centre principal"); no
-centre learns a round's top before its own round has closed, not from its screens, its game's data
-or the public page.  A rack the lead cancels and draws again reaches the centres again; a centre that
-joins late plays the rounds in order; the lead's end ends theirs."""
+"""The Multiplex as the FFSc plays it.  In a live simultaneous every centre gets round N's rack the
+moment the lead centre draws it and plays it at the same time, each searching the same top on the
+same board; among tied tops the lead's choice is the one every centre places, a centre that closed
+its round first waiting for it ("en attente du choix du centre principal"); no centre learns a
+round's top before its own round has closed, not from its screens, its game's data or the public
+page.  A rack the lead cancels and draws again reaches the centres again; a centre that joins late
+plays the rounds in order; the lead's end ends theirs."""
 
 from __future__ import annotations
 
@@ -248,8 +248,8 @@ def test_a_centre_joining_late_plays_the_rounds_in_order_and_the_leads_end_ends_
 
 
 def test_a_centres_game_started_before_the_multiplex_follows_the_lead_after_the_upgrade(db):
-    """A centre's game made by the earlier code: the lead's placed rounds in full, no mark but
-    ``growing``.  Its next rack comes when the lead draws it."""
+    """A centre's game as a version before the Multiplex made it: the lead's placed rounds in full,
+    no mark but ``growing``.  Its next rack comes when the lead draws it."""
     _event, (lead, vichy), _arbiters = _live_event("Clermont", "Vichy")
     _play(lead, 1)
     _play(vichy, 1)

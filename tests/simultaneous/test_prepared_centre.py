@@ -1,7 +1,7 @@
 """A centre of a prepared simultaneous replays the event's record (rules §5): it places the record's
-move (another tied top would leave another reliquat and the record's next rack could not be drawn:
-a 500 before), a cancelled round is played again on the record's same rack, and a forged post gets a
-sentence on the arbiter's screen."""
+move (another tied top would leave another reliquat and the record's next rack could not be drawn),
+a cancelled round is played again on the record's same rack, and a forged post gets a sentence on
+the arbiter's screen."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Issue 22, strangers' work slows the room, on the laptop: its one Python process answers a kept public
-page's plain visitors at the door, before Django (server/public.py ``Door``), as nginx does at scale:
-readers share one answer, each with its own CSRF cookie put in, no copy holds anyone's token."""
+"""Strangers' work does not slow the room, on the laptop: its one Python process answers a kept
+public page's plain visitors at the door, before Django (server/public.py ``Door``), as nginx does
+at scale: readers share one answer, each with its own CSRF cookie put in, no copy holds anyone's
+token."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Issue 22, strangers' work slows the room: at scale nginx keeps a simultaneous's public page a second
-for plain visitors (deploy/nginx.conf) and puts each visitor's own CSRF cookie where the token goes
-(server/public.py): readers share one copy, no copy holds anyone's token, and each reader's language
-switch is accepted.  nginx and gunicorn in processes of their own (tests/scale_front.py)."""
+"""Strangers' work does not slow the room: at scale nginx keeps a simultaneous's public page a
+second for plain visitors (deploy/nginx.conf) and puts each visitor's own CSRF cookie where the
+token goes (server/public.py): readers share one copy, no copy holds anyone's token, and each
+reader's language switch is accepted.  nginx and gunicorn in processes of their own
+(tests/scale_front.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 22, strangers' work slows the room: a simultaneous's public page, read by hundreds at once, is
-answered to a plain visitor (no account, no session) from the page the process rendered within
+"""Strangers' work does not slow the room: a simultaneous's public page, read by hundreds at once,
+is answered to a plain visitor (no account, no session) from the page the process rendered within
 ``PUBLIC_RESULTS_SECONDS``: no query, no template, whatever filter or query string a reader sends,
 each visitor with a CSRF token of its own; an arbiter logged in still gets the page rendered for
 them."""

@@ -1,8 +1,8 @@
-"""Issue 14: a centre that played the simultaneous on its own laptop (no Internet in its hall) sends
-its results file to the federation's server with its club's token.  The laptop's first try finds the
-server unreachable: the file waits in its outbox and goes on a later try (the laptop server's chores,
-``server.background``); the public page then ranks that centre's players with the others'.  A wrong
-token, or another game, is refused with the reason.
+"""A centre that played the simultaneous on its own laptop (no Internet in its hall) sends its
+results file to the federation's server with its club's token.  The laptop's first try finds the
+server unreachable: the file waits in its outbox and goes on a later try (the laptop server's
+chores, ``server.background``); the public page then ranks that centre's players with the others'.
+A wrong token, or another game, is refused with the reason.
 
 Here the federation's server is ``live_server``; the laptop is this test process calling the
 laptop's own service, or (the last test) a second server on loopback, ``manage.py serve`` in a process
@@ -107,7 +107,7 @@ def test_a_laptops_results_wait_offline_then_reach_the_event_and_its_public_page
     assert upload.club == montlucon and json.loads(upload.data)["players"][0]["name"] == "Émile"
 
     page = client.get(f"/simultane/{event.public_key}/").content.decode()
-    # Vichy has played no round yet: it holds nothing back (issue 23), the page says so.
+    # Vichy has played no round yet: it holds nothing back, the page says so.
     assert "Classement général sur 2 coups" in page and "Pas commencé : Vichy." in page
     assert "Émile" in page and "Fanny" in page and "Montluçon" in page
 
@@ -174,7 +174,7 @@ def test_the_upload_address_answers_every_request_without_a_500(client, db):
     )
 
 
-# -- issue 22, class 4: only a registered centre sends, and the README's limit ------------------------
+# -- only a registered centre sends, and the README's limit -------------------------------------------
 
 
 def _raw_post(live_server, path: str, token: str, length: int, sent: bytes) -> bytes:
