@@ -18,8 +18,9 @@ from server.proxy import MODULES, Proxy
 #: The interpreter's folder: the virtualenv's bin/, where gunicorn and celery are installed with it.
 BIN = Path(sys.executable).parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-#: gunicorn's settings (workers, threads, keep-alive, the word list loaded before the first request).
-GUNICORN_CONF = Path(settings.BASE_DIR) / "gunicorn.conf.py"
+#: gunicorn's settings (workers, threads, keep-alive, the word list loaded before the first request):
+#: a module of the package (arbiter/gunicorn.py), found by a checkout and an installed server alike.
+GUNICORN_CONFIG = "python:arbiter.gunicorn"
 #: Celery worker processes: a top search or a round's close each (README: "Running at scale").
 WORKER_CONCURRENCY = 2
 #: The strangers' web processes' priority (nice): the room's requests go first on a busy machine.
@@ -80,7 +81,7 @@ class Layout:
         # No control socket: the room's and the strangers' gunicorn would share one path in the
         # account's home; the service manager starts and stops them.
         gunicorn = [
-            str(BIN / "gunicorn"), "arbiter.wsgi:application", "--config", str(GUNICORN_CONF),
+            str(BIN / "gunicorn"), "arbiter.wsgi:application", "--config", GUNICORN_CONFIG,
             "--no-control-socket",
         ]  # fmt: skip
         concurrency = f"--concurrency={self.worker_concurrency}"
@@ -109,8 +110,6 @@ class Layout:
 def missing_programs() -> list[str]:
     """What this machine lacks to run the deployment (Debian's packages named)."""
     missing = []
-    if not GUNICORN_CONF.is_file():
-        missing.append(f"{GUNICORN_CONF} (the deployment runs a source checkout)")
     for program in (BIN / "gunicorn", BIN / "celery"):
         if not program.is_file():
             missing.append(f"{program} (pip install -r requirements.txt)")

@@ -1,7 +1,8 @@
 """The scale deployment's front for the tests: nginx (``deploy/nginx.conf`` through ``server.proxy``,
-with its nchan module) before gunicorn (``gunicorn.conf.py``), both in processes of their own, on the
-test's database.  Under CI=true a missing nginx or nchan module fails the test (``./scripts/test``
-installs them); elsewhere it skips it."""
+with its nchan module) before gunicorn (the deployment's settings, ``arbiter/gunicorn.py``, with the
+test's workers and threads), both in processes of their own, on the test's database.  Under CI=true a
+missing nginx or nchan module fails the test (``./scripts/test`` installs them); elsewhere it skips
+it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from server.deployment import GUNICORN_CONFIG
 from server.proxy import MODULES, Proxy
 from tests.live_services import free_port, listening, shared_database_url, wait_for
 
@@ -98,7 +100,8 @@ class Front:
 
     def start_gunicorn(self) -> None:
         command = [
-            str(BIN / "gunicorn"), "arbiter.wsgi:application", "--bind", f"127.0.0.1:{self.app_port}",
+            str(BIN / "gunicorn"), "arbiter.wsgi:application", "--config", GUNICORN_CONFIG,
+            "--bind", f"127.0.0.1:{self.app_port}",
             "--workers", str(self.workers), "--threads", str(self.threads),
         ]  # fmt: skip
         log = (self.run / "gunicorn.log").open("w")

@@ -61,9 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--results-timeout", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--web-workers", type=int, help="scale: gunicorn workers (default: gunicorn.conf.py)")
     parser.add_argument(
-        "--web-threads", type=int, help="scale: threads per worker (default: gunicorn.conf.py)"
+        "--web-workers", type=int, help="scale: gunicorn workers (default: arbiter/gunicorn.py)"
+    )
+    parser.add_argument(
+        "--web-threads", type=int, help="scale: threads per worker (default: arbiter/gunicorn.py)"
     )
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument(

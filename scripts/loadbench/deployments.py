@@ -23,6 +23,9 @@ from . import BIN, PG_ADMIN_URL, ROOT
 
 #: The command's entry point: the laptop server with --timings or --profile is this script again.
 ENTRY = ROOT / "scripts" / "loadbench.py"
+#: The deployment's gunicorn settings (arbiter/gunicorn.py, given as server/deployment.py gives them):
+#: --web-workers and --web-threads override theirs.
+GUNICORN_CONFIG = ["--config", "python:arbiter.gunicorn"]
 
 
 def free_port() -> int:
@@ -155,9 +158,10 @@ class Deployment:
             wait_for_http(self.port, server, self.workdir / "gunicorn.log")
             return
         wait_for_http(self.app_port, server, self.workdir / "gunicorn.log")
-        # The strangers' gunicorn: one worker of 2 threads, at nice 10, as the README deploys it.
+        # The strangers' gunicorn: one worker, at nice 10, as the README deploys it.
         bind = f"127.0.0.1:{self.strangers_port}"
-        command = ["nice", "-n", "10", str(BIN / "gunicorn"), "arbiter.wsgi:application", "--bind", bind]
+        command = ["nice", "-n", "10", str(BIN / "gunicorn"), "arbiter.wsgi:application", *GUNICORN_CONFIG]
+        command += ["--bind", bind]
         strangers = self.spawn("gunicorn-strangers", "web", [*command, "--workers", "1"])
         wait_for_http(self.strangers_port, strangers, self.workdir / "gunicorn-strangers.log")
         conf = self.workdir / "nginx.conf"
@@ -182,9 +186,8 @@ class Deployment:
             if self.args.timings
             else ["arbiter.wsgi:application"]
         )
-        # gunicorn.conf.py (read from ROOT, the working directory) holds the settings not given here.
         port = self.app_port if self.proxy else self.port
-        command = [str(BIN / "gunicorn"), *app, "--bind", f"127.0.0.1:{port}"]
+        command = [str(BIN / "gunicorn"), *app, *GUNICORN_CONFIG, "--bind", f"127.0.0.1:{port}"]
         if self.args.web_workers:
             command += ["--workers", str(self.args.web_workers)]
         if self.args.web_threads:

@@ -5,7 +5,6 @@ answered 502 by nginx and not stored (nginx does not send a POST again)."""
 from __future__ import annotations
 
 import re
-import runpy
 import time
 import urllib.parse
 import urllib.request
@@ -13,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from arbiter import gunicorn as gunicorn_settings
 from server.proxy import Proxy
 from tests.server.test_hall import Phone, _running, _top_slip, front, static_files  # noqa: F401
 from tournaments.models import Submission
 
-ROOT = Path(__file__).resolve().parents[2]
 #: nginx's upstream keepalive_timeout when the configuration names none.
 NGINX_UPSTREAM_DEFAULT = 60.0
 
@@ -29,7 +28,7 @@ def _upstream_keepalive_timeout(conf: str) -> float:
 
 
 def _gunicorn_keepalive() -> float:
-    return float(runpy.run_path(str(ROOT / "gunicorn.conf.py"))["keepalive"])
+    return float(gunicorn_settings.keepalive)
 
 
 def test_gunicorn_keeps_an_idle_connection_longer_than_nginx_does(tmp_path):

@@ -80,7 +80,7 @@ def test_each_process_is_a_service_restarted_on_failure_with_its_settings(tmp_pa
             "ARBITER_TRUSTED_PROXIES=127.0.0.1" in environment
             and "ARBITER_CLIENT_IP_HEADER=X-Real-IP" in environment
         )
-    gunicorn = ["arbiter.wsgi:application", "--config", str(ROOT / "gunicorn.conf.py"), "--no-control-socket"]
+    gunicorn = ["arbiter.wsgi:application", "--config", "python:arbiter.gunicorn", "--no-control-socket"]
     assert commands["arbiter-web"][1:] == [*gunicorn, "--bind", "127.0.0.1:9000"]
     assert commands["arbiter-strangers"][1:] == [*gunicorn, "--bind", "127.0.0.1:9001", "--workers", "1"]
     assert units["arbiter-strangers"]["Service"]["Nice"] == "10"

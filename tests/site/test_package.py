@@ -2,7 +2,8 @@
 static files, migrations, the shipped word list), the translations and the reverse proxy's template;
 installed into a Python environment of its own and started from another folder by its ``arbiter``
 command, it serves the arbiter's pages in French and in English, its static files and icon, and the
-strangers' process beside it, and keeps its data in the account's data folder.  The wheel is built from
+strangers' process beside it, and keeps its data in the account's data folder; its gunicorn reads the
+scale deployment's settings from the package, as the deployment names them.  The wheel is built from
 a copy of this folder without build isolation (setuptools is pinned in requirements-test.txt); the
 installed environment takes its dependencies from this one's (a .pth line), at the pinned versions."""
 
@@ -21,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from arbiter import gunicorn as gunicorn_settings
+from server.deployment import GUNICORN_CONFIG
 from tests.live_services import free_port, listening, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,6 +149,20 @@ def test_installed_elsewhere_it_starts_serves_both_languages_and_keeps_its_data_
     module, version, word_list = where.stdout.split("\n")[:3]
     assert Path(module).is_relative_to(tmp_path / "env") and version == VERSION
     assert Path(word_list).is_relative_to(tmp_path / "env") and Path(word_list).is_file()
+    # The deployment's gunicorn command reads its settings from the installed package, in a folder
+    # without a gunicorn.conf.py: what gunicorn would run with, said without starting a worker.
+    checked = subprocess.run(
+        [str(bin_dir / "python"), "-m", "gunicorn", "--check-config", "--print-config",
+         "--config", GUNICORN_CONFIG, "arbiter.wsgi:application"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    said = dict(line.split(" = ", 1) for line in checked.stdout.splitlines() if " = " in line)
+    said = {name.strip(): value.strip() for name, value in said.items()}
+    assert said["config"] == GUNICORN_CONFIG
+    for name in ("workers", "worker_class", "threads", "keepalive"):
+        assert said[name] == str(getattr(gunicorn_settings, name)), name
+    assert said["post_worker_init"] == "<post_worker_init()>"  # the warm-up, not gunicorn's own hook
 
     port = free_port()
     process = subprocess.Popen(

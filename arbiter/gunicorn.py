@@ -1,11 +1,13 @@
-"""gunicorn's settings for the scale deployment (read by gunicorn from the folder it starts in):
-``gunicorn arbiter.wsgi:application --bind 0.0.0.0:8000``.  scripts/loadbench.py measured them."""
+"""gunicorn's settings for the scale deployment, a module of the package so that an installed server
+has them as a checkout does: ``gunicorn arbiter.wsgi:application --config python:arbiter.gunicorn
+--bind 127.0.0.1:8000`` (server/deployment.py says the deployment's commands).  gunicorn reads every
+name below that is one of its settings, and ignores the others."""
 
 # One worker per core and a spare, four threads each: a Python process runs on one core at a time,
-# but a phone's slip waits for its batch's commit (live/slipgate.py, services/slip_batch.py),
-# and the slips waiting in a worker are committed together: 4 threads answered the slips' last 10 s
-# at p99 43-44 ms for 4.6-5.5 ms of CPU a slip, 2 threads at 64-236 ms for 6.2-6.8 ms, 8 threads
-# at 1,039 ms (scripts/loadbench.py --deployment scale --players 300 --rounds 1, 2026-11-26).
+# but a phone's slip waits for its batch's commit (live/slipgate.py, live/services/slip_batch.py),
+# and the slips waiting in a worker are committed together.  Fewer threads leave slips queued behind
+# a commit, more make them wait for the core: the measures are in docs/developer/benchmarks.md ("The
+# lean slip path").
 workers = 4
 worker_class = "gthread"
 threads = 4
