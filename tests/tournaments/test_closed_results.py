@@ -42,7 +42,7 @@ def shared_cache(settings, redis_server):
 
 @pytest.fixture
 def made(monkeypatch):
-    """Every time a process made the room's results itself (the 0.3 s at 1,500 players)."""
+    """Every time a process made the room's results itself (the costly part at a hall's size)."""
     return calls_to(monkeypatch, closed_results, "room_results")
 
 
@@ -166,8 +166,8 @@ def test_a_web_process_reading_the_made_results_reads_no_players(
     shared_cache, made, players, game, monkeypatch, settings
 ):
     """A web process that finds the results made reads one entry and counts the room once in a while
-    (``room.room_size``): it does not read the hall's players (13 ms at 1,500, in every web process at
-    every close) to learn that the room is a hall."""
+    (``room.room_size``): it does not read the hall's players (all 1,500 of them, in every web
+    process at every close) to learn that the room is a hall."""
     settings.ROOM_MEMO_SECONDS = 60
     _rnd, screen = _closed(players, game)
     mark = marks.players_mark(game.tournament_id)

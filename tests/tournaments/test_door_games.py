@@ -1,8 +1,8 @@
-"""Issue 12, prepared games: a record sent to "start a game" is bounded (size, nesting, rounds, texts,
+"""Prepared games: a record sent to "start a game" is bounded (size, nesting, rounds, texts,
 numbers) and nothing a database cannot hold reaches it (PostgreSQL refuses NUL in text and JSONB,
 and no UTF-8 encoder takes half of a UTF-16 pair): such a record is refused, with a sentence naming
-the key and the character, not cleaned.  Whatever the bytes, the answer is a game or the page with
-a sentence: never an error page.  Runs on SQLite and on PostgreSQL (``DATABASE_URL``)."""
+the key and the character, not cleaned.  Whatever the bytes, the answer is a game or the page with a
+sentence: never an error page.  Runs on SQLite and on PostgreSQL (``DATABASE_URL``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Hold the door (issue 12): the CSV player import.  Any file is either imported whole or refused with
-what is wrong (every bad row with its line), never a 500 and never a part of it; each limit holds just
-under and refuses just over; the file is read before the write lock, in a constant number of queries;
-the tournament page draws no QR code (the table cards page does)."""
+"""Hold the door: the CSV player import.  Any file is either imported whole or refused with what is
+wrong (every bad row with its line), never a 500 and never a part of it; each limit holds just under
+and refuses just over; the file is read before the write lock, in a constant number of queries; the
+tournament page draws no QR code (the table cards page does)."""
 
 from __future__ import annotations
 
@@ -395,4 +395,4 @@ def test_the_tournament_page_of_two_thousand_players_draws_no_qr_code(arbiter_cl
     services.players_import_csv(tournament=tournament, data=_rows(2000), max_rows=2000)
     page = _page(arbiter_client.get(reverse("tournaments:tournament_detail", args=[tournament.pk])))
     assert "<svg" not in page and page.count("/j/") == 2 * 2000  # each link, as its href and its text
-    assert len(page) < 2_000_000  # 18 MB with a QR code per player
+    assert len(page) < 2_000_000  # a QR code per player would make it 18 MB

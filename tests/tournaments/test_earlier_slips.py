@@ -1,7 +1,7 @@
-"""Issue 23, item 1: a round's slips after the next rack is drawn.  The arbiter types round N's paper
-slips and settles its disputes while round N+1 runs, and any round's after the game: the slips panel
-of the game screen shows the round the arbiter picks, graded on that round's board, rack and top
-(§3.4), with the same corrections, undo and log; the rankings, the phones and the sheets follow."""
+"""A round's slips after the next rack is drawn.  The arbiter types round N's paper slips and
+settles its disputes while round N+1 runs, and any round's after the game: the slips panel of the
+game screen shows the round the arbiter picks, graded on that round's board, rack and top (§3.4),
+with the same corrections, undo and log; the rankings, the phones and the sheets follow."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A real club evening through the services (issue 11): racks drawn from a physical bag and typed, a
-game that ends or was started by mistake, mistakes at registration, what the arbiter needs to settle a
+"""A real club evening through the services: racks drawn from a physical bag and typed, a game that
+ends or was started by mistake, mistakes at registration, what the arbiter needs to settle a
 dispute, solos only where they count, and the projector's top."""
 
 from __future__ import annotations
@@ -308,7 +308,7 @@ def test_the_game_screen_lists_each_tables_slip_with_its_correction_form_and_his
     live_services.submission_record(player=players[0], round_id=rnd.pk, text=_top(rnd), now=late)
     services.round_close(round_id=rnd.pk, now=late + timedelta(seconds=2))
     live_services.submission_enter(round_id=rnd.pk, table_number=2, text="H8 ZZZ 10", user=arbiter)
-    url = f"/parties/{game.pk}/bulletins/"  # the slips panel, apart from the live region (issue 23)
+    url = f"/parties/{game.pk}/bulletins/"  # the slips panel, apart from the live region
     for lang, words in (
         (
             "fr",

@@ -1,6 +1,6 @@
-"""Issue 5, faults: something real breaks during a round and the round goes on.  The Celery worker is
-killed in the middle of a top, Redis does not answer, the database is locked or its connection
-dropped during the burst of slips.  Every test ends by checking that nothing was lost.
+"""Faults: something real breaks during a round and the round goes on.  The Celery worker is killed
+in the middle of a top, Redis does not answer, the database is locked or its connection dropped
+during the burst of slips.  Every test ends by checking that nothing was lost.
 
 No mocks: a real worker through a real Redis (killed with SIGKILL), a Redis URL on a closed port, a
 second SQLite connection holding the write lock, PostgreSQL's pg_terminate_backend.  (The web
@@ -510,7 +510,7 @@ def test_a_slip_whose_postgresql_connection_was_dropped_is_answered_503_and_its_
 def test_a_database_error_on_the_arbiters_pages_is_not_taken_for_a_phones_retry(
     short_sqlite_timeout, arbiter_client, tournament
 ):
-    """Only the phones retry by themselves: the arbiter's screen shows the error as before."""
+    """Only the phones retry by themselves: on the arbiter's pages a database error is raised as it is."""
     game = services.game_start(tournament=tournament, seed=3)
     locker = sqlite3.connect(connection.settings_dict["NAME"], timeout=5, isolation_level=None)
     locker.execute("BEGIN IMMEDIATE")

@@ -1,7 +1,7 @@
-"""Issue 25 (4): every player has a short join code (``ABCD-EFGH``), printed on the table card and
-shown on the phone; typed on ``/moi/`` it brings the phone back to its seat.  A wrong code is said in
-the page's language and counts as a guessed link: past the limit the address is answered 429, while
-a phone at another address still joins.  No input yields a 500."""
+"""Every player has a short join code (``ABCD-EFGH``), printed on the table card and shown on the
+phone; typed on ``/moi/`` it brings the phone back to its seat.  A wrong code is said in the page's
+language and counts as a guessed link: past the limit the address is answered 429, while a phone at
+another address still joins.  No input yields a 500."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The slips panel of a hall, made from what the process keeps (issue 24): the room's players read
-again only when the room changed (its mark: a player changed or removed; its number: a player
-registered), and the panel's rows written once for the same players and slips, each answer with its
-own CSRF token; a correction, a paper slip or a new player shows at once."""
+"""The slips panel of a hall, made from what the process keeps: the room's players read again only
+when the room changed (its mark: a player changed or removed; its number: a player registered), and
+the panel's rows written once for the same players and slips, each answer with its own CSRF token; a
+correction, a paper slip or a new player shows at once."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Issue 23, item 2: the arbiter's paper slips and corrections are read like the phone's slips.
-Letters are letters whatever their case (caps lock off is no joker), a joker is the letter followed
-by ``?``, and the arbiter sees at once how the slip was read, its jokers marked."""
+"""The arbiter's paper slips and corrections are read like the phone's slips.  Letters are letters
+whatever their case (caps lock off is no joker), a joker is the letter followed by ``?``, and the
+arbiter sees at once how the slip was read, its jokers marked."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What a player saw and keeps on the phone (issue 23): a refused sending stays on the screen beside
-the results, and every game the player finished that evening offers its review."""
+"""What a player saw and keeps on the phone: a refused sending stays on the screen beside the
+results, and every game the player finished that evening offers its review."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def test_the_phone_offers_the_review_of_every_game_finished_that_evening(client,
     }
     assert all(f'href="{url}"' in html for url in reviews.values())
     assert "Revoir la partie 1" in html and "Revoir la partie 2" in html
-    assert "Revoir la partie coup par coup" in html  # the game just over, as before
+    assert "Revoir la partie coup par coup" in html  # the game just over, under its own label
     assert html.count(f'href="{reviews[3]}"') == 1
     for url in reviews.values():  # each opens for this player
         assert client.get(url).status_code == 200

@@ -1,7 +1,7 @@
-"""Issue 23, item 7: a player the arbiter renames or moves sees the new name and table on their phone
-at its next poll, never only at the next round.  The poll's "nothing changed" (204) also compares the
-name and table the phone shows (``p``, read off the status by ``player.js``), so a phone drawn with the
-old name after the change (by a process whose memo of the room was older than it) is drawn again."""
+"""A player the arbiter renames or moves sees the new name and table on their phone at its next
+poll, never only at the next round.  The poll's "nothing changed" (204) also compares the name and
+table the phone shows (``p``, read off the status by ``player.js``), so a phone drawn with the old
+name after the change (by a process whose memo of the room was older than it) is drawn again."""
 
 from __future__ import annotations
 
@@ -60,8 +60,9 @@ def test_a_renamed_and_moved_player_sees_it_at_the_next_poll(client, players, ga
 
 def test_a_phone_drawn_with_the_old_name_after_the_change_is_drawn_again(client, players, game, settings):
     """Another web process redrew the phone for the round's new version while its memo still held
-    the room as it was (or a poll read the room while the change was being written): the phone
-    shows the round's current key and the old name.  Before, it kept it until the next round."""
+    the room as it was (or a poll read the room while the change was being written), so the phone
+    shows the round's current key and the old name: its next poll draws it again, not the next
+    round."""
     settings.POLL_MEMO_SECONDS = settings.ROOM_MEMO_SECONDS = 60
     _running(game)
     bruno, alice = players[1], players[0]

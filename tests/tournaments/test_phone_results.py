@@ -1,5 +1,5 @@
-"""Issue 11, after the round on the phone: an invalid slip is never shown in the success colour, the
-player's line is coloured by its sanction, and the standing shows the running total, the négatif, the
+"""After the round on the phone: an invalid slip is never shown in the success colour, the player's
+line is coloured by its sanction, and the standing shows the running total, the négatif, the
 percentage on the tournament's base (the ranking pages' figure), the rank, and the solos only where
 they count (§3.5)."""
 
@@ -131,7 +131,7 @@ def test_the_game_screens_ranking_is_made_once_per_change_and_follows_every_chan
     client, players, game, arbiter, django_assert_max_num_queries
 ):
     """The arbiter's game screen redraws every second while slips come in: its ranking is made once
-    per change of the results or of the players (issue 24), and is the one made afresh."""
+    per change of the results or of the players, and is the one made afresh."""
     alice, bruno, _chloe = players
     rnd = _running(game)
     _send(client, alice, rnd, _top(rnd))

@@ -1,7 +1,8 @@
-"""Issue 11, the phone without traps: a keyboard typing lower case never plays jokers; a joker is
-marked deliberately (``?`` after its letter, or a tap that writes it); the receipt shows the slip as
+"""The phone without traps: a keyboard typing lower case never plays jokers; a joker is marked
+deliberately (``?`` after its letter, or a tap that writes it); the receipt shows the slip as
 understood with its joker; the rack shows a joker as a joker; how to write a slip is on the page;
-the language switch sits at the foot of the page.  The arbiter's paper slips read the same (issue 23)."""
+the language switch sits at the foot of the page.  The arbiter's paper slips read the same
+(test_paper_slips.py)."""
 
 from __future__ import annotations
 
@@ -88,8 +89,8 @@ def test_a_question_mark_after_a_letter_marks_it_played_with_the_joker(client, p
     assert "joker : B" in receipt
     # Read back for a screen reader first, as the server understood it.
     assert '<span class="sr">H8 horizontal, ABC, joker sur le B, 12 points annoncés</span>' in receipt
-    # The answer carries no board (issue 24): the slip held, for the phone to draw; the next poll's
-    # board shows the joker as a joker, in the player's colour.
+    # The answer carries no board: the slip held, for the phone to draw; the next poll's board shows
+    # the joker as a joker, in the player's colour.
     assert 'id="player-board"' not in html and 'data-slip-ref="H8" data-slip-word="AbC"' in html
     board = client.get(_status(players[0]), **HTMX).content.decode()
     assert re.search(r'class="c[a-z ]* t b mine" data-sq="\d+">B<', board)
@@ -155,4 +156,4 @@ def test_the_arbiters_paper_slip_reads_lower_case_as_letters_like_the_phone(arbi
     arbiter_client.post(
         url, {"table_number": players[1].table_number, "text": "H8 ABc 12", "paper": "1"}, **HTMX
     )
-    assert Submission.objects.get(player=players[1]).word == "ABC"  # issue 23: test_paper_slips.py
+    assert Submission.objects.get(player=players[1]).word == "ABC"  # see test_paper_slips.py

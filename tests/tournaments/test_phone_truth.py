@@ -1,6 +1,6 @@
-"""Issue 24 (3): the phone shows "received" exactly when the server holds the slip.  Every answer of
-the slip's address is marked as the server's (``X-Arbiter``: ``player.js`` sends the slip again on
-any other), and a retry refused as late whose first try is then stored ends "received"."""
+"""The phone shows "received" exactly when the server holds the slip.  Every answer of the slip's
+address is marked as the server's (``X-Arbiter``: ``player.js`` sends the slip again on any other),
+and a retry refused as late whose first try is then stored ends "received"."""
 
 from __future__ import annotations
 
@@ -93,8 +93,8 @@ class _Queued:
 @pytest.mark.django_db(transaction=True)
 def test_a_retry_handled_while_its_first_try_still_waits_is_answered_received(players, game):
     """The retry, past the cutoff, is handled while its first try (sent in time, answer lost) still
-    waits in the server's queue: the retry waits for it and is answered "received", never "too late"
-    (issue 24).  With no first try waiting, a late slip is refused at once (the test above)."""
+    waits in the server's queue: the retry waits for it and is answered "received", never
+    "too late".  With no first try waiting, a late slip is refused at once (the test above)."""
     import threading
     import time
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 12: removing a player asks first (a page saying who, with the confirming button)."""
+"""Removing a player asks first (a page saying who, with the confirming button)."""
 
 from __future__ import annotations
 

@@ -102,9 +102,9 @@ def test_a_player_registered_after_the_close_is_drawn_as_djangos_page_draws_it(p
 
 
 def test_a_poll_past_the_cutoff_closes_the_round_and_is_answered_before_django(players, game):
-    """The polls of a close's seconds (70 at each close of a 1,500-phone room) close the round as
-    Django's view does, and are answered with the room's messages by the gate, not with Django's
-    page (14 ms each)."""
+    """The polls of a close's seconds (dozens at each close of a 1,500-phone room) close the round
+    as Django's view does, and are answered with the room's messages by the gate, not with Django's
+    page."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -122,9 +122,9 @@ def test_a_poll_past_the_cutoff_closes_the_round_and_is_answered_before_django(p
 def test_a_closed_rounds_results_are_made_once_while_its_state_and_players_stay(
     players, game, settings, monkeypatch
 ):
-    """A closed round's results for the whole room (0.3 s of CPU at 1,500 players) are made once per
-    state by each process, not every half second while its phones poll; a player changed (the
-    room's mark) has them made again."""
+    """A closed round's results for the whole room (costly at 1,500 players) are made once per state
+    by each process, not every half second while its phones poll; a player changed (the room's mark)
+    has them made again."""
     from live import polled
 
     settings.ROOM_MEMO_SECONDS = 60

@@ -1,7 +1,7 @@
 """A prepared game replays its record (rules §5): the record's move is the top placed (a tied top
-with other tiles would leave another reliquat, and the record's next rack could no longer be drawn),
-a cancelled round is played again on the record's same rack, and a record's rack that cannot be
-drawn from the bag is refused with a sentence, never a 500."""
+with other tiles would leave another reliquat, and the record's next rack could not be drawn), a
+cancelled round is played again on the record's same rack, and a record's rack that cannot be drawn
+from the bag is refused with a sentence, never a 500."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_a_cancelled_round_is_played_again_on_the_records_rack_and_the_game_goes
 
 def test_a_record_rack_the_bag_cannot_give_is_refused_with_a_sentence(prepared):
     rnd = _closed_round(prepared)
-    # A game placed off its record before this fix: another tied top is on the board.
+    # A game placed off its record (as an older version could): another tied top is on the board.
     index = _other_leave(rnd)
     Round.objects.filter(pk=rnd.pk).update(status=Round.Status.PLACED, placed=rnd.tops[index])
     with pytest.raises(ServiceError) as refused:

@@ -1,8 +1,8 @@
-"""Issue 23 (9): the projector follows the tournament's current game as the phones do (the last rack
-drawn of the last game not abandoned): left open on a game that ended, its poll answers with the next
-game once its first rack is drawn, and the address it is now at; opened on the old game, it goes to
-the new one.  Before that draw it stays on the game that ended (its final ranking), and it never goes
-back to an earlier game or to an abandoned one.  The browser's side: tests/e2e/test_projector_screens.py."""
+"""The projector follows the tournament's current game as the phones do (the last rack drawn of the
+last game not abandoned): left open on a game that ended, its poll answers with the next game once
+its first rack is drawn, and the address it is now at; opened on the old game, it goes to the new
+one.  Before that draw it stays on the game that ended (its final ranking), and it never goes back
+to an earlier game or to an abandoned one.  The browser's side: tests/e2e/test_projector_screens.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""A removed player (issue 22): whatever the removed player's phone asks (a slip, the poll, the join
-link, the review), in whatever process and at whatever moment around the removal, it is told clearly
-that the arbiter removed them, never a 500; nothing is stored for a player who is gone, and an
-arbiter's paper slip, correction or edit for them is refused with a sentence.  The scale deployment's
-test, with several web processes, is tests/server/test_removed_at_scale.py."""
+"""A removed player: whatever the removed player's phone asks (a slip, the poll, the join link, the
+review), in whatever process and at whatever moment around the removal, it is told clearly that the
+arbiter removed them, never a 500; nothing is stored for a player who is gone, and an arbiter's
+paper slip, correction or edit for them is refused with a sentence.  The scale deployment's test,
+with several web processes, is tests/server/test_removed_at_scale.py."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_a_removal_is_seen_at_once_by_a_process_that_remembers_the_room(client, 
 def test_a_removal_waits_for_a_slip_being_stored_and_then_refuses_clearly(players, game):
     """The slip's transaction holds the player's row: the removal waits for it, then sees the slip
     and refuses (the player has handed in a slip), instead of deleting the player under it (the
-    slip's commit then failed with an integrity error: a 500)."""
+    slip's commit would then fail with an integrity error: a 500)."""
     if connection.vendor != "postgresql":
         pytest.skip("runs on PostgreSQL (./scripts/test runs this file on SQLite and on PostgreSQL)")
     rnd = _running(game)
@@ -212,9 +212,9 @@ def test_a_removal_waits_for_a_slip_being_stored_and_then_refuses_clearly(player
 @pytest.mark.django_db(transaction=True)
 def test_a_players_first_slip_sent_twice_at_once_through_two_processes_is_stored_once(players, game):
     """Two sendings of a player's first slip handled at once (two web processes): neither sees the
-    other's row before inserting its own, and the second insert met the unique (round, player) row
-    of the first: an integrity error, a 500. The second now replaces the first, as any later
-    sending does (§3.3.3: the last one counts)."""
+    other's row before inserting its own, and the second insert meets the unique (round, player) row
+    of the first: rather than an integrity error (a 500), the second replaces the first, as any
+    later sending does (§3.3.3: the last one counts)."""
     if connection.vendor != "postgresql":
         pytest.skip("two processes' transactions: PostgreSQL (SQLite's writes are one queue)")
     rnd = _running(game)

@@ -1,5 +1,5 @@
-"""A running round's slips graded once per slip and process (issue 24, ``services.slips._grade_early``):
-a hall hands in the same few slips, and each is graded as grading it afresh would grade it; whatever
+"""A running round's slips graded once per slip and process (``services.slips._grade_early``): a
+hall hands in the same few slips, and each is graded as grading it afresh would grade it; whatever
 its grade depends on changed (the tournament's grading, the round's state, the board), it is graded
 again."""
 

@@ -1,5 +1,5 @@
-"""A slip's history (issue 23): in the game screen's panel a partial, opened in a tab of its own a whole
-page, styled like the arbiter's pages, whose close leads back to the game screen."""
+"""A slip's history: in the game screen's panel a partial, opened in a tab of its own a whole page,
+styled like the arbiter's pages, whose close leads back to the game screen."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The phones' slips on their lean path (issue 24, ``live/slipgate.py``): the site's WSGI
-application (``arbiter.wsgi``) served by the laptop's real server (waitress, stamping arrivals) in
-this process, over HTTP; the slips waiting stored together, one commit a batch; the answer the
-receipt alone, written as the template writes it."""
+"""The phones' slips on their lean path (``live/slipgate.py``): the site's WSGI application
+(``arbiter.wsgi``) served by the laptop's real server (waitress, stamping arrivals) in this process,
+over HTTP; the slips waiting stored together, one commit a batch; the answer the receipt alone,
+written as the template writes it."""
 
 from __future__ import annotations
 

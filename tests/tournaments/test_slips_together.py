@@ -1,6 +1,6 @@
-"""A web process's batch of first slips stored in one statement (issue 24,
-``services.slips.submissions_store_new``), and what it leaves to be stored one by one; on SQLite and on
-PostgreSQL (``./scripts/test`` runs tests/tournaments on both), with the real database."""
+"""A web process's batch of first slips stored in one statement
+(``services.slips.submissions_store_new``), and what it leaves to be stored one by one; on SQLite
+and on PostgreSQL (``./scripts/test`` runs tests/tournaments on both), with the real database."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 25, item 3: a slip a phone tried to send while the server did not answer.  The server's clock
-decides (§3.3.3): in time, it is a slip like any other; late, it is a claim shown to the arbiter, who
+"""A slip a phone tried to send while the server did not answer.  The server's clock decides
+(§3.3.3): in time, it is a slip like any other; late, it is a claim shown to the arbiter, who
 accepts it as a late paper slip (graded, logged) or refuses it (logged).  Never a 500."""
 
 from __future__ import annotations

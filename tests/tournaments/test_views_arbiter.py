@@ -164,7 +164,7 @@ def test_players_are_imported_from_a_csv_file(arbiter_client, tournament):
 def test_the_tournament_page_shows_each_players_join_link_and_edit_link_but_no_qr_code(
     arbiter_client, tournament, players
 ):
-    """The QR codes are drawn on the table cards page only: 2,000 of them made an 18 MB page."""
+    """The QR codes are drawn on the table cards page only: 2,000 of them would make an 18 MB page."""
     page = arbiter_client.get(reverse("tournaments:tournament_detail", args=[tournament.pk])).content.decode()
     for player in players:
         assert f"/j/{player.token}/" in page
@@ -286,7 +286,7 @@ def test_after_the_deadline_the_poll_closes_the_round_and_shows_the_graded_slips
     assert rnd.status == Round.Status.CLOSED
     page = response.content.decode()
     assert "Placer ce top" in page and "(proposé)" in page
-    # The live region names the graded round; its slips come in their own panel (issue 23).
+    # The live region names the graded round; its slips come in their own panel.
     assert f'hx-get="/parties/{game.pk}/bulletins/?coup=1"' in page and "data-latest" in page
     panel = arbiter_client.get(reverse("live:game_slips", args=[game.pk]), **HTMX).content.decode()
     assert "Bulletins corrigés du coup 1" in panel and _top_slip(rnd) in panel
@@ -310,7 +310,7 @@ def test_a_correction_in_place_regrades_the_slip_and_the_log_shows_it(arbiter_cl
     page = response.content.decode()
     assert "Journal des corrections" in page
     log = page[page.index("Journal des corrections") :]
-    # The log shows the sanction with the points (issue 11).
+    # The log shows the sanction with the points.
     assert "arbitre" in log and "H8 ZZZZ 10 (0, zéro)" in log and f"{_top_slip(rnd)} ({rnd.top_score})" in log
 
 

@@ -146,7 +146,7 @@ def test_the_slip_appears_on_the_players_board_in_their_colour(client, players, 
     rnd = _running(game)
     page = client.get(_page(players[0])).content.decode()
     html = _post(client, players[0], rnd, _top(rnd), **HTMX).content.decode()
-    # The answer is the receipt alone (issue 24): the slip held is in it for the phone to draw.
+    # The answer is the receipt alone: the slip held is in it for the phone to draw.
     assert 'id="player-board"' not in html and 'hx-swap-oob="true"' not in html
     top = rnd.tops[0]
     assert f'data-slip-ref="{top["ref"]}" data-slip-word="{top["word"]}"' in html
@@ -420,7 +420,7 @@ def test_the_status_leaves_out_the_board_and_receipt_the_phone_shows_until_they_
     top = rnd.tops[0]
     form = {"slip": f"{top['ref']} {top['word']}", "round": rnd.pk}
     slip = client.post(_submit_url(players[0]), form, **HTMX).content.decode()
-    assert "data-fresh" in slip and 'id="player-board"' not in slip  # the receipt alone (issue 24)
+    assert "data-fresh" in slip and 'id="player-board"' not in slip  # the receipt alone
     # The board with the slip comes with the next poll; the receipt it sends is the one the answer gave.
     drawn = client.get(_status_url(players[0]), {"s": "other", "r": shown["r"], "b": shown["b"]}, **HTMX)
     shown = _shown(drawn.content.decode())
