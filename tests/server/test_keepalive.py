@@ -1,6 +1,6 @@
-"""Issue 24 (3): the connections nginx keeps open to gunicorn are closed by nginx, never by gunicorn
-first.  Were gunicorn to close an idle one first, a slip nginx sent on it in that instant would be
-answered 502 by nginx and not stored (nginx does not send a POST again)."""
+"""The connections nginx keeps open to gunicorn are closed by nginx, never by gunicorn first.  Were
+gunicorn to close an idle one first, a slip nginx sent on it in that instant would be answered 502
+by nginx and not stored (nginx does not send a POST again)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_through_nginx_a_slip_sent_after_the_connection_to_gunicorn_idled_is_sto
     rnd = _running(game, deadline_in=120)
     phone = Phone(front, players[0].token)  # nginx now keeps a connection to gunicorn
     assert _open_to(front.app_port) >= 1
-    time.sleep(12.5)  # idle past gunicorn's former keep-alive (10 s, checked every second)
+    time.sleep(12.5)  # idle past a keep-alive of 10 s (checked every second)
     assert _open_to(front.app_port) >= 1, "gunicorn closed the idle connection nginx keeps"
     request = urllib.request.Request(
         front.url(f"/j/{players[0].token}/bulletin/"),
