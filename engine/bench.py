@@ -1,4 +1,5 @@
-"""``python -m engine bench``: the figures issue 2 asks for, printed, never asserted.
+"""``python -m engine bench``: the engine's figures beside their goals, printed, never asserted; their dated
+record is on docs/developer/benchmarks.md.
 
 * Search: for every round of the reference games, in game order, the time
   from a board holding the previous tops to the list of every top move
@@ -7,7 +8,7 @@
   inflates the figures less; a "cold" pass with every memo cleared first is
   printed too.
 * Best placements: the same rounds, the time from the same board to the list
-  of the 10 best placements (``find_best``, issue 16), beside the top
+  of the 10 best placements (``find_best``), beside the top
   search's figures of the same run.
 * Lexicon: building the graph from the word list, loading it from its cache
   (in a fresh process), building the anagram index, and the resident memory
@@ -36,10 +37,10 @@ from engine.scoring import apply
 DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "reference-games"
 PASSES = 3
 
-#: Eliot (C++) on the same positions, from the issue: median, p99, worst, in ms.
+#: Eliot (C++) on the same positions (measured: docs/developer/benchmarks.md): median, p99, worst, in ms.
 ELIOT = (0.49, 10.9, 56.0)
 GOALS = (1.5, 10.0, 50.0)
-#: The best placements (issue 16): how many, and the goal's median and p99 in ms.
+#: The best placements: how many, and the goal's median and p99 in ms.
 BEST_N = 10
 BEST_GOALS = (10.0, 60.0)
 

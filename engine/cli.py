@@ -257,7 +257,7 @@ def _count(text: str) -> int:
 
 
 def _best(args, lexicons: Lexicons) -> int:
-    """The best placements of a round, on the board holding the earlier tops (issue 16)."""
+    """The best placements of a round, on the board holding the earlier tops."""
     found = _record_round(args.record, args.round, lexicons)
     if found is None:
         return 2

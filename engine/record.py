@@ -2,7 +2,7 @@
 
 Version 2 carries the game's letter set (``letters``) and writes a tile of
 several characters in brackets (``CO[CH]E``); a French game is written ``/1``
-as before, and both are read.  A word may be written without brackets when
+(the version without a letter set), and both are read.  A word may be written without brackets when
 the set's spelling rule reads it one way (``COCHE``); a rack never (``CH`` in
 a rack is the C and H tiles).
 

@@ -27,8 +27,8 @@ _MIB = 1024 * 1024
 @dataclass(frozen=True)
 class ListLimits:
     """How much of a word-list file is read.  ODS 8 (402,325 words) is about 4.4 MB as plain text
-    (10 MB in UTF-16 with CRLF, 0.9 MB gzipped); a list of its size made 86,603 nodes, the shipped
-    list makes 36,834."""
+    (10 MB in UTF-16 with CRLF, 0.9 MB gzipped); a list of its size makes 86,603 nodes, the shipped
+    list 36,834."""
 
     #: The file as sent, plain or gzip.
     file_bytes: int = 16 * _MIB
@@ -37,8 +37,8 @@ class ListLimits:
     lines: int = 1_000_000
     #: A word has at most 15 letters; the rest leaves room for spaces, accents and a comment line.
     line_chars: int = 256
-    #: Nodes of the word graph (``Dawg.build``): memory and build time grow with them (about 1 KB
-    #: and 15 µs each while building), not with the words.
+    #: Nodes of the word graph (``Dawg.build``): memory and build time grow with them while building,
+    #: not with the words.
     graph_nodes: int = 300_000
 
 

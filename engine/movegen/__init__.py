@@ -31,7 +31,7 @@ The modules, each importing only the ones listed before it:
   lays few enough tile multisets;
 * ``walk``: ``find_tops`` and the search inside slots (DAWG walk, blanks settled);
 * ``best``: ``find_best``, the n best placements, the same search with the
-  bar lowered to the n-th best score (issue 16);
+  bar lowered to the n-th best score;
 * ``exhaustive``: ``all_plays``, every legal placement without pruning, for tests.
 """
 
