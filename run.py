@@ -8,6 +8,7 @@ and the address for the players' phones printed.  Any argument is passed to ``se
 """
 
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -66,6 +67,9 @@ def _serve(command: list) -> int:
 
 
 if __name__ == "__main__":
+    # Ctrl+C stops the application even when a job that ignores it started this script (a shell's
+    # background job, ``nohup … &``): the default handler put back, for this script and the server.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         sys.exit(main())
     except KeyboardInterrupt:  # Ctrl+C while installing: stopped, no traceback

@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 from django.utils import translation
 
 from engine.ranking import Row
+from live.templatetags import rows as rows_tags
 from tests.fixtures import calls_to
-from tournaments.templatetags import rows as rows_tags
 
 
 class _Cells(HTMLParser):

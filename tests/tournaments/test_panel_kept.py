@@ -11,10 +11,10 @@ import pytest
 from django.urls import reverse
 
 from live import room
+from live.templatetags import rows as rows_tags
 from tests.fixtures import calls_to
 from tournaments import services
 from tournaments.models import Player
-from tournaments.templatetags import rows as rows_tags
 
 from .test_earlier_slips import HTMX, _enter, _placed, _top_slip
 

@@ -156,7 +156,7 @@ def test_the_projectors_ranking_is_the_kept_one_and_its_rows_are_written_once_pe
     """The projector shows the arbiter's screen's kept ranking (not one made at each redraw), and a
     ranking's rows are written once per ranking and language; a rename shows at the next redraw."""
     from live import screens
-    from tournaments.templatetags import rows as rows_tags
+    from live.templatetags import rows as rows_tags
 
     alice = players[0]
     rnd = _running(game)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from django.conf import settings
@@ -66,9 +68,9 @@ CONNECTIONS_PER_ADDRESS = 32
 #: buffering a gigabyte to disk.
 MAX_REQUEST_BYTES = 40 * 1024 * 1024
 #: Threads serving requests.  One process runs Python on one core at a time: every thread more adds
-#: switching (each database call hands the interpreter to another thread).  scripts/loadbench.py,
-#: 300 phones: 2 threads answered 99 % of polls within 160 ms, 4 threads within 740 ms; one thread
-#: would leave every phone waiting behind the arbiter's slowest page.
+#: switching (each database call hands the interpreter to another thread), so that four threads answer
+#: the phones' polls later than two (measured: docs/developer/benchmarks.md); one thread would leave
+#: every phone waiting behind the arbiter's slowest page.
 THREADS = 2
 
 
@@ -114,10 +116,11 @@ class Command(BaseCommand):
         parser.add_argument("--replace", action="store_true", help="with --resume: replace this evening")
 
     def handle(self, *args, **options):
-        """Ctrl+C stops the server, at any moment, with one sentence and no traceback (issue 23):
+        """Ctrl+C stops the server, at any moment, with one sentence and no traceback:
         everything is kept in the database, and a round left running closes at the next start.  The
         terminal shows what the arbiter must know; the details go to the log file (``server.logs``)."""
         self.log = log_to_file("arbiter")
+        ctrl_c_taken_back()
         try:
             serving = self._serve(**options)
         except KeyboardInterrupt:  # before serving (migrating, collecting the static files)
@@ -246,7 +249,7 @@ class Command(BaseCommand):
             application = room_side(application, strangers)
         # Results waiting for a federation's server are sent when the connection comes back.
         start_chores(chores_seconds)
-        # The evening copied as it goes to the arbiter's folder, by a thread of its own (issue 25).
+        # The evening copied as it goes to the arbiter's folder, by a thread of its own.
         saver = None
         if database["ENGINE"] == "django.db.backends.sqlite3":
             saver = start_saver(Path(database["NAME"]), backups, media_root=Path(settings.MEDIA_ROOT))
@@ -263,3 +266,12 @@ class Command(BaseCommand):
             if saver is not None:
                 saver.finish()  # the last change of the evening in the copy too
         return True
+
+
+def ctrl_c_taken_back() -> None:
+    """Ctrl+C (SIGINT) stops this server even when it was started by a job that ignores it: a shell
+    without job control starts its background jobs (``nohup … &``) with SIGINT ignored, Python then
+    leaves it ignored, and so would every process the server starts.  The server's own stop is its
+    own: the default handler (``KeyboardInterrupt``) is put back."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
