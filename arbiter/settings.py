@@ -173,8 +173,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # two arbiter tabs cannot both read "no rack yet" and then both write one.  Write-ahead log:
     # the phones' reads never wait for a slip being written, nor a slip for them (synchronous stays
     # FULL: a slip the phone was told is received survives a power cut).
-    # Each server thread keeps its connection (scripts/loadbench.py: opening one per request cost
-    # more than the query).
+    # Each server thread keeps its connection (opening one per request costs more than the query:
+    # scripts/loadbench.py).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
@@ -335,10 +335,10 @@ POLL_MEMO_SECONDS = 0.5
 #: How long a web process keeps a room's players (names, tables) for the phones' requests: read in one
 #: query for the whole room, they change only when the arbiter edits the list (seen at once by every
 #: process: an edit or a removal moves the room's mark in the shared cache, live/room.py,
-#: which each process checks before using what it kept).  Reading a hall of 1,500 players
-#: every half second in each web process cost a tenth of each slip in the last seconds of a round;
-#: every 5 s, still a tenth with 4 workers (py-spy, 2026-11-28): the mark keeps it true, the minute
-#: only bounds what a change made outside the application (a hand-edited row) leaves unseen.
+#: which each process checks before using what it kept).  Reading a hall of 1,500 players afresh
+#: every few seconds in each web process costs a share of each slip in the last seconds of a round
+#: (measured: docs/developer/benchmarks.md): the mark keeps a longer memory true, the minute only
+#: bounds what a change made outside the application (a hand-edited row) leaves unseen.
 ROOM_MEMO_SECONDS = 60.0
 #: How long a web process shows the same standings on a simultaneous's public page (its readers
 #: refresh it; the organiser's own page is always worked out afresh).

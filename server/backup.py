@@ -1,4 +1,4 @@
-"""The evening saved as it goes (issue 25): a consistent copy of the laptop's SQLite database in a
+"""The evening saved as it goes: a consistent copy of the laptop's SQLite database in a
 folder the arbiter chooses (a USB key, a second disk; ``var/backups/`` by default).
 
 One daemon thread of ``manage.py serve`` (never a request's thread: a slip's answer never waits for a

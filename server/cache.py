@@ -1,9 +1,9 @@
-"""Django's Redis cache, its client kept (issue 24).
+"""Django's Redis cache, its client kept.
 
 Django's ``RedisCache`` makes a new ``redis.Redis`` client object for every call (on the same
-connection pool): building one costs more than the ``GET`` it sends (a seventh of a phone's slip's
-CPU, profiled with py-spy at 1,500 phones).  A client is safe to share between threads (each command
-takes a connection from the pool), so this one keeps one client per pool."""
+connection pool): building one costs more than the ``GET`` it sends, a good share of a phone's
+slip's CPU in a hall (measured: docs/developer/benchmarks.md).  A client is safe to share between
+threads (each command takes a connection from the pool), so this one keeps one client per pool."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The arbiter's choice of the folder the evening is copied to (issue 25; server/backup.py): the
+"""The arbiter's choice of the folder the evening is copied to (server/backup.py): the
 form under the backup line of the arbiter's screens, for the installation's own account, on the
 laptop only (SQLite): on a server no path typed in a form reaches its file system (server/urls.py
 leaves the route out; this view answers 404 there)."""

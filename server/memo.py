@@ -73,7 +73,7 @@ class Recent(Generic[T]):
         ``still_good`` says another process changed it (a pushed change names the new state).  One
         thread reads it for all: the others that find it stale meanwhile wait for that read (in the
         last seconds of a round every thread of a web process finds the round stale at once: each
-        read it again, two to three times as often as the window says)."""
+        reading it again would read it several times as often as the window says)."""
         now = time.monotonic()
         hit = self._values.get(key)
         fresh = hit is not None and now - hit[0] < getattr(settings, self._window)

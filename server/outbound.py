@@ -1,4 +1,4 @@
-"""Requests this server sends to an address a person gave (issue 22): a club's laptop sending its
+"""Requests this server sends to an address a person gave: a club's laptop sending its
 results to a federation's server.  Such an address must not turn the server into a way into its own
 network (the nchan publisher on loopback, a database, a cloud's metadata service), nor into a probe
 telling which ports answer.  So:

@@ -1,10 +1,11 @@
-"""A query's SQL made by the ORM once, then run again with other values (issue 24).
+"""A query's SQL made by the ORM once, then run again with other values.
 
 Making a query's SQL (Django's compiler: its joins, columns, quoting) costs more than running it on
-a small indexed table: two of a phone's slip's queries took a third of the slip's time, in the last
-seconds of a round when every phone sends.  ``Prepared`` makes it once per database vendor from
-stand-in values, then runs it through the connection with the real ones, each column turned into
-Python by the same converters the ORM applies (SQLite's datetimes become aware datetimes)."""
+a small indexed table, and a phone's slip runs two such queries, in the last seconds of a round
+when every phone sends (measured: docs/developer/benchmarks.md).  ``Prepared`` makes it once per
+database vendor from stand-in values, then runs it through the connection with the real ones, each
+column turned into Python by the same converters the ORM applies (SQLite's datetimes become aware
+datetimes)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from django.db import connection
 
 
 class Prepared:
-    """A query's SQL made by the ORM once (making it costs more than running it: two of a slip's
-    queries took a third of its time), then run with new values through the connection, each column
+    """A query's SQL made by the ORM once (making it costs more than running it, and a slip runs two
+    such queries), then run with new values through the connection, each column
     turned into Python as the ORM would (the database's converters: SQLite's datetimes).  ``make``
     builds the query from stand-in values (negative numbers, named by ``one``'s keywords)."""
 

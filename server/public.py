@@ -1,7 +1,7 @@
 """Pages anyone reads without an account, kept a moment by the web process as rendered.
 
-A simultaneous's public results are refreshed by hundreds of readers at once: 200 requests a second,
-each rendering the page, took the room's phones' p99 from 73 ms to 2.9 s at scale.  A plain visitor
+A simultaneous's public results are refreshed by hundreds of readers at once (200 requests a second),
+and rendering the page for each of them takes the CPU the room's phones wait for.  A plain visitor
 (a GET carrying no cookie but the CSRF and language ones: no account, no session, no message
 waiting) is answered the page this process rendered at most ``window`` seconds ago for the same key
 (what the page shows: its object, the language, the filter), with its own CSRF token put in: no
@@ -100,8 +100,8 @@ class Answer:
 class Door:
     """In front of Django (``arbiter.wsgi``), a kept page answered as nginx answers it at scale: the
     laptop's one Python process serves the room's phones, and 200 readers a second of a
-    simultaneous's public page, each through Django's middlewares (3.8 ms of CPU each with the
-    page kept), took the phones' polls' p99 from 110 to 394 ms (issue 22).  A plain visitor's GET
+    simultaneous's public page, each through Django's middlewares even with the page kept, make the
+    phones' polls wait (measured: docs/developer/benchmarks.md).  A plain visitor's GET
     (no session, no message waiting, a CSRF cookie already: nginx's ``$kept_bypass``) is answered
     the whole answer Django gave another such visitor with the same path, query, language cookie
     and ``Accept-Language`` (nginx's ``proxy_cache_key``) at most the page's window ago, the

@@ -177,7 +177,8 @@ class Publisher:
 
 
 #: Kept-alive connections a Celery worker publishes a room's messages on side by side: a close's
-#: 1,500 results are 1,500 round trips to nginx, 1.5 s one after the other.
+#: 1,500 results are 1,500 round trips to nginx, which one after the other keep the last phone
+#: waiting for its result (measured: docs/developer/benchmarks.md).
 PUBLISH_WAYS = 4
 _ways: list[Publisher] = []
 _ways_lock = threading.Lock()

@@ -1,4 +1,4 @@
-"""The evening resumed on another laptop (issue 25): a copy made by ``server.backup`` checked and
+"""The evening resumed on another laptop: a copy made by ``server.backup`` checked and
 rebuilt by this code (server/copycheck.py), then put in place of this laptop's empty database.
 
 A copy is refused, with a sentence and nothing changed here, when it is not a whole, sound copy this

@@ -1,10 +1,10 @@
-"""On the laptop, strangers' pages in a process of their own (issue 22, class 5).
+"""On the laptop, strangers' pages in a process of their own.
 
 The laptop's server is one Python process: one interpreter runs at a time, whatever its threads.
 Readers of a simultaneous's public page (200 a second) and people training (pages drawn by Django,
-0.4 to 0.85 s of search each new game) took turns with the room's phones there: the phones' polls'
-p99 went from 57 to 113 ms, the slips' from 41 to 150 ms, with the strangers' pages already answered
-first-come after the room's (``server.lanes``) and the public page kept (``server.public``).
+most of a second of search each new game) would take turns with the room's phones there, and slow
+the phones' polls and slips (measured: docs/developer/benchmarks.md), even with the strangers' pages
+answered first-come after the room's (``server.lanes``) and the public page kept (``server.public``).
 
 So ``manage.py serve`` starts a second server, ``manage.py strangers``, on the next port, at a lower
 priority (nice 10 and Linux's idle class; below normal on Windows), as the scale deployment gives
@@ -14,7 +14,7 @@ kept), and the browser then stays there, the page's links being relative. The st
 sends anything but strangers' pages back (``Elsewhere`` again, the other way): the room's state is
 changed by the room's process only (its memory of the room is forgotten by its own saves). Both
 serve the static files and the language switch themselves. Until the strangers' process listens, and
-if it stops, the room's process serves strangers as before (its lanes). Both share the database
+if it stops, the room's process serves strangers itself (its lanes). Both share the database
 (SQLite in WAL mode) and the sessions in it: a login is good on both ports (cookies do not name a
 port)."""
 

@@ -16,8 +16,8 @@ logger = logging.getLogger(__name__)
 
 def warm_up_rooms() -> None:
     """Every room's ``warm_up``, then everything loaded so far set aside from the garbage collector's
-    full passes (``gc.freeze``): a full pass over the loaded application took about 40 ms, every
-    server thread stopped meanwhile."""
+    full passes (``gc.freeze``): a full pass over the loaded application is long, every server thread
+    stopped meanwhile (measured: docs/developer/benchmarks.md)."""
     for config in apps.get_app_configs():
         warm_up = getattr(config, "warm_up", None)
         if warm_up is None:

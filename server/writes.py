@@ -37,8 +37,8 @@ class ServiceError(Exception):
 
 
 #: On SQLite one transaction writes at a time, and a connection that finds the database locked sleeps
-#: in steps of up to 100 ms before it tries again: in the last seconds of a round, slips waited far
-#: longer than the write they waited for (scripts/loadbench.py).  The web process's threads
+#: in steps of up to 100 ms before it tries again: in the last seconds of a round, a slip would wait far
+#: longer than the write it waits for (measured: docs/developer/benchmarks.md).  The web process's threads
 #: therefore queue here and take the lock the moment it is free.  Reentrant: a service may call
 #: another inside its transaction.  Other processes (a management command) still meet SQLite's wait.
 _SQLITE_WRITER = threading.RLock()

@@ -1,4 +1,4 @@
-"""``manage.py resume PATH``: the evening continued on this laptop from a copy (issue 25): PATH is a
+"""``manage.py resume PATH``: the evening continued on this laptop from a copy: PATH is a
 copy (``arbiter-<time>.sqlite3``) or the folder holding them (the newest complete one is taken).
 Then ``manage.py serve`` (or ``python3 run.py``) serves it; ``serve --resume PATH`` does both."""
 
