@@ -1,5 +1,5 @@
 """What every phone of a room shows in common, made once per change of the room, and each phone's own
-result at a round's close, made once for the whole room (issue 24).
+result at a round's close, made once for the whole room.
 
 A hall's phones all show the same rack, clock, top and board; only the name, the slip and the result
 are each phone's own.  So the common part is drawn once per state key and language (``common_html``),
@@ -192,8 +192,9 @@ def _announce(tournament_id: int) -> None:
     _pushed.put(tournament_id, (key, time.monotonic()))
     at = time.time()
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        # A Celery worker makes and sends them (1,500 results at a close: about 0.3 s of CPU and as
-        # many messages): not the web process, whose threads answer the round's last slips then.
+        # A Celery worker makes and sends them (1,500 results at a close: a good part of a second of
+        # CPU and as many messages): not the web process, whose threads answer the round's last slips
+        # then.
         try:
             task(BROADCAST_TASK).apply_async((tournament_id, key, at), expires=60)
             return

@@ -1,15 +1,14 @@
-"""A closed round's results, each player's own as the phone shows it, made once for the whole server
-(issue 24).
+"""A closed round's results, each player's own as the phone shows it, made once for the whole server.
 
 At a round's close the room's state changes for every phone of the hall.  The Celery worker that
-pushes it makes each player's own result (``room_results``, ``own.own_html``: about 0.3 s
+pushes it makes each player's own result (``room_results``, ``own.own_html``: a good part of a second
 of CPU at 1,500 players), and the phones that ask in the meantime (a safety poll that crosses the
-change, a phone without push) need them too: each web process made them again for its own first
-asker, four processes a close, about two thirds of a second of the web's CPU.  Now the worker sent the
-state (or, where none was, the first process that needs them) makes them under a lock in the shared
-cache and leaves them there, one entry per player (its own result in every language); the web
-processes wait for them (tenths of a second) and read the one entry they need.  A maker that died
-or never came: the waiters make them themselves after ``WAIT_SECONDS``.
+change, a phone without push) need them too: each web process making them again for its own first
+asker would pay that again in every process at every close (measured: docs/developer/benchmarks.md).
+So the worker sent the state (or, where none is, the first process that needs them) makes them under a
+lock in the shared cache and leaves them there, one entry per player (its own result in every
+language); the web processes wait for them (tenths of a second) and read the one entry they need.  A
+maker that died or never came: the waiters make them themselves after ``WAIT_SECONDS``.
 
 Where the cache is this process's own (the laptop's memory cache) or does not answer, or the room
 has no players' mark, nothing is shared: the results are made here, and each phone's own line is
@@ -177,9 +176,9 @@ def _made_here(screen: Screen) -> Shared:
 
 #: How long the web processes leave a state's results to the worker sent it.
 SENT_SECONDS = 10
-#: From how many players a room's results are left to the worker: a club's room of 60 makes them in
-#: 10 ms, less than its polls would wait (a simultaneous's 100 centres closing at once queue 100
-#: tasks on the worker, and each waiting poll holds a web thread).
+#: From how many players a room's results are left to the worker: a club's room of 60 makes them in less
+#: time than its polls would wait (measured: docs/developer/benchmarks.md; a simultaneous's 100 centres
+#: closing at once queue 100 tasks on the worker, and each waiting poll holds a web thread).
 LEFT_TO_WORKER_FROM = 300
 
 
@@ -192,7 +191,7 @@ def worker_coming(tournament_id: int) -> None:
     it (``broadcast._changed``, inside the transaction): its results, if a closed round's, are made
     there, not in the web process that asks first (the poll that closed the round, a safety poll
     crossing the change, even one that reads the state the moment it is committed: told after the
-    commit, one web process a close made the hall's results itself, 0.23 s of CPU, in that moment)."""
+    commit, a web process could make the hall's results itself in that moment)."""
     try:
         cache.set(_coming_key(tournament_id), 1, SENT_SECONDS)
     except Exception:

@@ -57,7 +57,7 @@ def slip_text(typed: str, claimed: str = "", *, fisf: bool) -> str:
     """The slip as the engine reads it (§1.3), from what the phone sent: every letter in upper case
     whatever the keyboard typed, a letter followed by ``?`` played with the joker (in lower case),
     the claimed score (FISF grading) from its own field: ``h4 jointa?`` and ``34`` give
-    ``H4 JOINTa 34``.  The arbiter's paper slips and corrections are read the same way (issue 23)."""
+    ``H4 JOINTa 34``.  The arbiter's paper slips and corrections are read the same way."""
     text = unicodedata.normalize("NFC", typed).upper().strip()
     text = _JOKER_MARK.sub(lambda found: found.group(1).lower(), text)
     claimed = claimed.strip()
@@ -252,7 +252,7 @@ class Screen:
     @property
     def slip_understood(self) -> str:
         """The stored slip read back as the server understood it, before the receipt, for a player
-        who does not see the screen (issue 15): "H4 horizontal, JOINTA, joker sur le A, 84 points"."""
+        who does not see the screen: "H4 horizontal, JOINTA, joker sur le A, 84 points"."""
         sub = self.submission
         if sub is None:
             return ""

@@ -1,9 +1,10 @@
-"""A polling phone told of a change with the messages a pushed phone gets (issue 24).
+"""A polling phone told of a change with the messages a pushed phone gets.
 
 Where nothing is pushed (the laptop, a proxy that drops server-sent events) each phone asks every 2 s
 what changed; after a change the whole room asks within those 2 s: 1,000 phones from one Python
 process on the laptop.  Rendering each phone's page (its status, board and receipt through Django's
-templates) cost 2.8 ms of CPU a phone.  Instead, the phone's script (``player_room.js``, which says
+templates) would cost that process seconds of CPU at each change (measured:
+docs/developer/benchmarks.md).  Instead, the phone's script (``player_room.js``, which says
 so with its page's language, ``d``) is answered by ``live.slipgate`` before Django with the
 room's state as pushed (``broadcast.room_state``: the common part's HTML, the board as 225 letters,
 the seconds left) and, after a close, its own result (``own.own_html``), and draws them itself, as
@@ -36,10 +37,10 @@ class Polled:
     results: Shared | None  # a closed round's results: each player's own part
 
 
-#: Under the state's key and the room's players' mark, which name what it holds (a round's version
-#: moves with its slips' grades, the mark with a player's or the tournament's change): kept while
-#: they stay (made again every half second, a closed round's 1,500 results took 0.3 s of CPU in each
-#: web process, each time a phone polled).  Without a mark (the cache not answering): half a second.
+#: Under the state's key and the room's players' mark, which name what it holds (a round's version moves
+#: with its slips' grades, the mark with a player's or the tournament's change): kept while they stay (made
+#: again every half second, a closed round's 1,500 results would be worked out afresh in each web process
+#: twice a second while its phones poll).  Without a mark (the cache not answering): half a second.
 _polled: memo.Recent[Polled] = memo.Recent("ROOM_MEMO_SECONDS")
 _polled_briefly: memo.Recent[Polled] = memo.Recent()
 # One thread makes a room's state while the others asking for it wait, then take it: at a close the

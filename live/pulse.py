@@ -3,7 +3,7 @@ before the session, the user and the views: "nothing new" (204) costs no more th
 
 Each screen polls its address with the key it shows (``v``, ``screens.pulse_key``) and a ticket
 (``t``) its page was given: a keyed digest of the screen, the game, its tournament and the browser's
-session, so only the browser that was shown the screen is answered here.  The key now is made from
+session, so only the browser that was shown the screen is answered here.  The current key is made from
 what the process keeps for the phones' polls (``room.current_round_recent``: the room's round read
 at most half a second ago, a save in this process forgets it), the round's slips counted (one
 indexed count while it runs) and the game's mark of tried slips (``tried.pending_key``).  When it is
@@ -13,9 +13,10 @@ them), a game that is not the room's current one, a ticket that does not verify 
 logged out, or another browser), a failing database or cache.
 
 The ticket gives no more than the view's own 204 would: that the key named is still the screen's.
-Through the view that answer costs 2 to 6 ms of a web process's CPU (the session and the user read,
-the user's clubs, the round with its game, tournament and word list, the slips counted), every
-second for each screen: with a simultaneous's hundred rooms, cores of a server doing nothing."""
+Through the view that answer costs milliseconds of a web process's CPU (the session and the user
+read, the user's clubs, the round with its game, tournament and word list, the slips counted; measured:
+docs/developer/benchmarks.md), every second for each screen: with a simultaneous's hundred rooms,
+cores of a server doing nothing."""
 
 from __future__ import annotations
 

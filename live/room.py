@@ -103,8 +103,9 @@ def round_slips(rnd: Round) -> list[SlipRow]:
     """Every player of the tournament with their slip for the ended round ``rnd`` (None: no slip), by
     table, as the process keeps them: the room's players (``room_players``) and the round's slips
     (under its version, which every change of a slip moves).  The arbiter's slips panel asks at each
-    close and each top placed: 1,500 rows read afresh took 40 ms of CPU.  The same list while
-    neither was read again (the panel's rows are written once for it: ``templatetags.rows``)."""
+    close and each top placed, and reading a hall's 1,500 rows afresh each time is dear (measured:
+    docs/developer/benchmarks.md).  The same list while neither was read again (the panel's rows are
+    written once for it: ``templatetags.rows``)."""
     room = room_players(rnd.game.tournament_id)
     slips = round_slips_kept(rnd)
     claims = tried.round_claims_kept(rnd)
@@ -157,7 +158,7 @@ def room_players(tournament_id: int) -> dict[int, Player]:
 
 def _count(tournament_id: int) -> int:
     """How many players the room has now: one indexed count, its SQL written here (the ORM's
-    compiler cost more than the count)."""
+    compiler costs more than the count)."""
     table = connection.ops.quote_name(Player._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {table} WHERE tournament_id = %s", [tournament_id])
@@ -170,7 +171,8 @@ _sizes: memo.Recent[int] = memo.Recent("ROOM_MEMO_SECONDS")
 
 def room_size(tournament_id: int) -> int:
     """How many players the room has, counted lately: a room's size (a hall or a club), not its list
-    (a hall's 1,500 players read to be counted took each web process 13 ms at every close)."""
+    (reading a hall's 1,500 players to count them would cost each web process a query of the whole
+    room at every close)."""
     return _sizes.get(tournament_id, lambda: _count(tournament_id))
 
 
@@ -208,7 +210,7 @@ _player_ids: memo.Kept[tuple[int, int, str | None, str]] = memo.Kept(20_000)
 
 def shown_key(name: str, table_number: int) -> str:
     """What a phone shows of its player (name, table), in a few characters: the phone sends it back
-    on its poll (``p``), and a phone showing another name or table is redrawn (issue 23)."""
+    on its poll (``p``), and a phone showing another name or table is redrawn."""
     return hashlib.blake2s(f"{table_number}\x00{name}".encode(), digest_size=6).hexdigest()
 
 
@@ -251,8 +253,8 @@ _ROW = ("token", "pk", "tournament_id", "name", "table_number")
 def _room_rows(token: str) -> list[tuple]:
     """The rows of every player of the token's room (none when it names no player), in one query:
     each web process meets each of a hall's phones for the first time in the last seconds of a round,
-    and a query per phone and process cost a tenth of each slip (py-spy, 1,500 phones on 4 gunicorn
-    workers).  A room too big for that: the token's own row."""
+    and a query per phone and process would add thousands of queries to that rush (measured:
+    docs/developer/benchmarks.md).  A room too big for that: the token's own row."""
     room_of = Player.objects.filter(token=token).values("tournament_id")[:1]
     rows = list(Player.objects.filter(tournament_id__in=room_of).values_list(*_ROW)[: _ROOM_ROWS_MAX + 1])
     if len(rows) > _ROOM_ROWS_MAX:

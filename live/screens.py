@@ -34,7 +34,8 @@ from tournaments.selectors import (
 #: The most rows a hall's screens show of a list of players: the ranking's first ranks (the whole one on
 #: a page of its own), the tables not heard from (counted, listed on demand), a page of the slips
 #: panel.  A club's room of up to so many players sees every row; a hall of 1,500 drawing them all
-#: sends 300 to 500 KB at each change of the game screen (the slips panel: 1.3 MB).
+#: sends hundreds of kilobytes at each change of the game screen, over a megabyte for the slips panel
+#: (measured: docs/developer/benchmarks.md).
 SHOWN_AT_MOST = 100
 
 
@@ -122,7 +123,7 @@ class GameScreen(_RoundShown):
     waits_for_lead: bool = False
     #: A prepared game's round whose record's move is a top: the one placed (§5), the others told.
     record_move: dict | None = None
-    #: Slips tried while the server was unreachable, waiting for the arbiter's decision (issue 25).
+    #: Slips tried while the server was unreachable, waiting for the arbiter's decision.
     tried: list[tried.Notice] = field(default_factory=list)
 
     shown_at_most = SHOWN_AT_MOST
@@ -305,7 +306,7 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         board=_board(game),
         rack=rack_tiles(rnd) if rnd else [],
-        # The ranking the arbiter's screen shows, made once per change (a hall of 1,500: 0.2 s).
+        # The ranking the arbiter's screen shows, made once per change (ranking a hall is dear).
         ranking=() if running else standings.game_rows_shared(game).rows,
         sentences=round_announcement(rnd) if rnd else [],
         top=top,

@@ -1,4 +1,4 @@
-"""The phones' slips on a lean path beside Django's pages (issue 24): ``POST /j/<token>/bulletin/``
+"""The phones' slips on a lean path beside Django's pages: ``POST /j/<token>/bulletin/``
 sent by the phone's script (htmx) is answered here, before Django's middlewares and views; so is the
 phone's poll (``GET /j/<token>/etat/``, ``SlipGate._poll``: 204 when nothing is new, else the room's
 messages for the phone's script to draw, ``live.polled``), the laptop's phones' every 2 s.
@@ -63,7 +63,7 @@ from server.answers import MARK_HEADER, csrf_failure, error_answer
 #: The Content-Security-Policy header as Django's chain writes it (django-csp's middleware).
 _CSP = CSPMiddleware(lambda request: None)
 #: The CSP headers the middleware wrote on a slip's answer with no nonce (the receipt has no inline
-#: script): the same for every one, written once (built per answer: a twentieth of a slip's CPU).
+#: script): the same for every one, written once (built per answer, it is a share of each slip's CPU).
 _csp_plain: dict[str, str] | None = None
 _CSP_OWN = ("_csp_config", "_csp_update", "_csp_replace", "_csp_exempt", "_csp_exempt_ro")
 
@@ -138,16 +138,16 @@ class SlipGate:
 
     @staticmethod
     def _poll(environ):
-        """The phone's poll, answered here: ``GET /j/<token>/etat/`` from the script, naming the
-        state it shows (``s``) and its name and table (``p``), the latter still the room's.  A round
-        due to close is closed first, as Django's view does (``views.player.close_if_due``: the
-        polls of a close's seconds, 70 at each close of a 1,500-phone room, took 14 ms each in
-        Django's view).  The state still the room's: 204 with the seconds left, as Django's view
-        answers it (``views.player.player_status``), with no query (``room``'s memory) and none of
-        Django's machinery.  Another, and the script draws the room's messages (``d``, its language):
-        the room's state and the phone's own result as pushed (``live.polled``).  Anything
-        else (a page without that script, a link that names no player, a player renamed or moved):
-        None, and Django's view answers."""
+        """The phone's poll, answered here: ``GET /j/<token>/etat/`` from the script, naming the state
+        it shows (``s``) and its name and table (``p``), the latter still the room's.  A round due to
+        close is closed first, as Django's view does (``views.player.close_if_due``: the polls of a
+        close's seconds, dozens at each close of a hall, cost far more in Django's view; measured:
+        docs/developer/benchmarks.md).  The state still the room's: 204 with the seconds left, as
+        Django's view answers it (``views.player.player_status``), with no query (``room``'s memory) and
+        none of Django's machinery.  Another, and the script draws the room's messages (``d``, its
+        language): the room's state and the phone's own result as pushed (``live.polled``).  Anything
+        else (a page without that script, a link that names no player, a player renamed or moved): None,
+        and Django's view answers."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_HX_REQUEST") != "true":
             return None
         found = POLL_PATH.fullmatch(environ.get("PATH_INFO", ""))

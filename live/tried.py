@@ -1,6 +1,5 @@
-"""Slips a phone tried to send while the server did not answer (issue 25, item 3): what the phone
-sends when the server answers again, read and checked; the arbiter's view of the claims; their
-sentences, French first.
+"""Slips a phone tried to send while the server did not answer: what the phone sends when the server
+answers again, read and checked; the arbiter's view of the claims; their sentences, French first.
 
 A phone that could not reach the server keeps its slip with the moment it first tried, and sends it
 once the server answers (``POST /j/<token>/essai/``, ``views.tried``).  The server's clock decides

@@ -138,7 +138,8 @@ def results_key(tournament_id: int) -> str:
     """Changes whenever a ranking of the tournament can change: a round counted, placed or cancelled,
     a slip corrected, a player added, a game added or abandoned.  Pages poll it and redraw only when
     it moves.  Only the counted rounds (closed or placed) are in it: a rack drawn or a clock started
-    changes no ranking, and a hall's 1,500-player ranking was made again at each (0.2 s)."""
+    changes no ranking, and ranking a hall of 1,500 players again at each would cost every screen
+    that polls the key."""
     counted = Round.objects.filter(game__tournament_id=tournament_id, status__in=COUNTED)
     rounds = counted.aggregate(v=Sum("version"), n=Max("id"), c=Count("id"))
     games = Game.objects.filter(tournament_id=tournament_id).exclude(status=Game.Status.ABANDONED)
@@ -188,12 +189,12 @@ _game_rows: memo.Kept[Ranking] = memo.Kept(32)
 
 
 def game_rows_shared(game: Game) -> Ranking:
-    """``game_rows(game_ranking(game))``, made once per change of what it shows and kept by the
-    process: the arbiter's game screen is redrawn every second while slips come in, and ranking a
-    hall of 1,500 players took half of each redraw (93 ms of CPU, issue 24).  Kept under the
+    """``game_rows(game_ranking(game))``, made once per change of what it shows and kept by the process:
+    the arbiter's game screen is redrawn every second while slips come in, and ranking a hall of 1,500
+    players is a large share of each redraw (measured: docs/developer/benchmarks.md).  Kept under the
     tournament's ``results_key`` (read at most ``settings.POLL_MEMO_SECONDS`` ago, as the phones'
-    ranking), the room's players' mark (a name or a category changed: ``marks.players_mark``), the
-    rules and the language; made afresh when the shared cache does not answer."""
+    ranking), the room's players' mark (a name or a category changed: ``marks.players_mark``), the rules
+    and the language; made afresh when the shared cache does not answer."""
     tournament = game.tournament
     mark = marks.players_mark(tournament.pk)
     if mark is None:
@@ -201,7 +202,7 @@ def game_rows_shared(game: Game) -> Ranking:
     changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
     names = (game.pk, changes, mark, repr(rules_of(tournament)), interface_language())
     # Shared by the server's processes: the arbiter's screen and the projector ask at the same
-    # change, each in whichever process takes it (50-60 ms each at 1,500 players).
+    # change, each in whichever process takes it, and ranking a hall is dear.
     key = f"game-rows:{game.pk}:{hashlib.sha1(repr(names).encode()).hexdigest()}"
     return _kept_or_shared(_game_rows, key, lambda: game_rows(game_ranking(game)))
 

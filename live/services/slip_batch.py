@@ -1,7 +1,7 @@
 """The phones' slips stored together: every slip waiting in a web process goes into one transaction
-and one commit (issue 24).  In the last seconds of a round every phone sends at once, and a commit
-(a flush to the disk) costs far more than the rows it writes: 6 to 94 ms on a shared disk, where
-one commit per slip left the slips queued for seconds.
+and one commit.  In the last seconds of a round every phone sends at once, and a commit (a flush to
+the disk) costs far more than the rows it writes: one commit per slip would leave the slips queued
+for seconds.
 
 Group commit, with no thread of its own: a request thread that finds no batch being written takes
 every slip waiting (its own among them) and writes them; the slips arriving meanwhile wait, and the
@@ -163,8 +163,8 @@ def first_try(player: Player, round_id: int, request_id: str) -> Submission | No
     one's on the laptop) while its retry, sent later, was handled first.  The retry then waits for it
     as long as a slip stamped by the cutoff may still be waiting (``server.arrival``: the queue wait
     the web processes told, or the laptop's slips not yet answered; 30 s at most): found, the retry
-    is answered "received", as the first try would have been (issue 24: a slip sent in time is never
-    answered "too late", retries included).  None when it never comes."""
+    is answered "received", as the first try would have been (a slip sent in time is never answered
+    "too late", retries included).  None when it never comes."""
     if not request_id:
         return None
     row = Round.objects.filter(pk=round_id).values("deadline", "game__tournament__grace_seconds").first()

@@ -1,9 +1,8 @@
-"""The SQL of a batch of phones' slips (issue 24, ``slips.submissions_store_new``), written here from
-the model's columns rather than by the ORM's compiler for each statement: in the last seconds of a
-round a web process writes a batch every few milliseconds, of one or two slips each, and making a
-statement's SQL (Django's compiler) cost more than running it.  Rows come back as the ORM would
-build them (each column through the ORM's converters, ``server.prepared``: SQLite's datetimes, the
-JSON fields)."""
+"""The SQL of a batch of phones' slips (``slips.submissions_store_new``), written here from the
+model's columns rather than by the ORM's compiler for each statement: in the last seconds of a round a
+web process writes a batch every few milliseconds, of one or two slips each, and making a statement's
+SQL (Django's compiler) costs more than running it.  Rows come back as the ORM would build them (each
+column through the ORM's converters, ``server.prepared``: SQLite's datetimes, the JSON fields)."""
 
 from __future__ import annotations
 

@@ -114,13 +114,13 @@ def _record(player: Player, round_id: int, text: str, request_id: str, now, fiel
 
 
 def submissions_store_new(slips: list) -> list:
-    """The slips of a batch, one per player, stored with a few statements for the whole batch (issue
-    24): in the last seconds of a round every phone sends, and a savepoint, three reads and an insert
-    each (``_record``) cost more than the rows.  ``slips``: what ``submission_store`` takes, as
-    objects with ``player``, ``round_id``, ``text``, ``request_id``, ``now`` and ``fields``; to be
-    called inside the batch's transaction (``services.slip_batch``).  A first slip is inserted with
-    the others' in one statement; a later sending replaces the player's slip (one update); the same
-    sending retried after its answer was lost is answered with the row it stored.
+    """The slips of a batch, one per player, stored with a few statements for the whole batch: in the
+    last seconds of a round every phone sends, and a savepoint, three reads and an insert each
+    (``_record``) cost more than the rows.  ``slips``: what ``submission_store`` takes, as objects with
+    ``player``, ``round_id``, ``text``, ``request_id``, ``now`` and ``fields``; to be called inside the
+    batch's transaction (``services.slip_batch``).  A first slip is inserted with the others' in one
+    statement; a later sending replaces the player's slip (one update); the same sending retried after
+    its answer was lost is answered with the row it stored.
 
     Returns, for each slip, its row (stored), its refusal (``ServiceError``: a removed player, a
     slip not in time, decided as ``_record`` decides them), or None: for ``submission_store`` to
@@ -212,7 +212,8 @@ def _replaced(existing: Submission, text: str, request_id: str, now, fields: dic
 class SlipRound:
     """What deciding on a slip reads of its round: its state and deadline, and its tournament's grace
     (§3.3.3).  A plain object, not three model instances (the round, its game and
-    tournament): building them was a fifth of a slip's CPU in the last seconds' rush (issue 24)."""
+    tournament): building them would be a good share of a slip's CPU in the last seconds' rush
+    (measured: docs/developer/benchmarks.md)."""
 
     pk: int
     status: str
@@ -277,8 +278,8 @@ def _grade_early(player: Player, round_id: int, slip_text: str) -> dict:
 
 #: The grades of the slips of the rounds being played, under what decides them (``_grade_key``): a
 #: hall's players hand in the same few slips (the top, a handful of other moves), each graded once
-#: per process, as the close grades the room's slips (``grading.grade_all``).  Grading was a tenth
-#: of a slip's CPU in the last seconds' rush (issue 24).
+#: per process, as the close grades the room's slips (``grading.grade_all``): grading each slip afresh
+#: would be a share of a slip's CPU in the last seconds' rush (measured: docs/developer/benchmarks.md).
 _grades: memo.Kept[Grade] = memo.Kept(4096)
 
 

@@ -1,8 +1,8 @@
-"""Slips a phone tried to send while the server did not answer, received after the round's cutoff
-(issue 25): kept as claims, never counted by themselves (§3.3.3: the server's clock decides
-lateness, a phone's is not trusted).  The arbiter accepts one as a late paper slip
-(``slips.submission_correct``: logged with who and when, graded on its round's board) or refuses it
-(logged on the claim); both show in the round's journal (``live.tried.round_tried``)."""
+"""Slips a phone tried to send while the server did not answer, received after the round's cutoff:
+kept as claims, never counted by themselves (§3.3.3: the server's clock decides lateness, a phone's is
+not trusted).  The arbiter accepts one as a late paper slip (``slips.submission_correct``: logged with
+who and when, graded on its round's board) or refuses it (logged on the claim); both show in the
+round's journal (``live.tried.round_tried``)."""
 
 from __future__ import annotations
 

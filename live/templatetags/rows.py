@@ -1,7 +1,7 @@
-"""Tables of a row per player, written in Python: drawn by the template language, a room of 600
-players cost each redraw of the arbiter's game screen about 250 ms (the slips: a form, two links
-and a token a row; the ranking), and on the laptop's one process every phone waited meanwhile
-(scripts/loadbench.py).  The rows are the ones the templates wrote."""
+"""Tables of a row per player, written in Python: drawn by the template language, a room's rows are
+most of each redraw of the arbiter's game screen (the slips: a form, two links and a token a row;
+the ranking), and on the laptop's one process every phone waits meanwhile (measured:
+docs/developer/benchmarks.md).  The rows are the ones the templates would write."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ _TABLE = 987654321
 
 #: The slips panel's rows written lately, under the rows' list (``room.round_slips`` gives the same
 #: one while nothing in it changed), the language, time zone and addresses; each answer's own CSRF
-#: token put in their place.  A hall's 1,500 rows took 25 ms to write at each redraw of the panel.
+#: token put in their place: writing a hall's 1,500 rows afresh at each redraw of the panel is dear.
 _slips_written: memo.Derived[str] = memo.Derived(16)
 #: Where a row's CSRF token goes in the rows written once.
 _TOKEN_HERE = f"csrf-{secrets.token_hex(16)}"
@@ -176,7 +176,7 @@ def ranking_caption(rows, limit=None, whole="") -> SafeString:
 
 #: Rows written lately, under the rows object and the language: a ranking kept by its process
 #: (``standings.game_rows_shared``) is shown by the arbiter's screen and the projector at each redraw
-#: (1,500 rows: 15 to 50 ms each time).
+#: (a hall's 1,500 rows each time).
 _written: memo.Derived[SafeString] = memo.Derived(16)
 
 
@@ -206,8 +206,8 @@ def _ranking_rows(rows) -> SafeString:
 
 
 #: The results pages' rows written lately, as ``_written``: under the rows object, the language
-#: and the main column.  A hall's tournament ranking (1,500 rows) drawn by the template language
-#: cost 90 ms at each view (issue 24).
+#: and the main column.  A hall's tournament ranking (1,500 rows) drawn by the template language at
+#: each view is dear (measured: docs/developer/benchmarks.md).
 _results_written: memo.Derived[SafeString] = memo.Derived(16)
 
 

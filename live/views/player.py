@@ -68,8 +68,8 @@ unknown_token = _unknown
 
 
 def token_guard(view):
-    """Nothing before the view any more: a link that names a player is always served, and the brake
-    is ``unknown_token``'s alone (``server.ratelimit``).  Kept for the views that still wear it."""
+    """The view itself, nothing before it: a link that names a player is always served, and the brake
+    is ``unknown_token``'s alone (``server.ratelimit``).  The views that wear it are served as they are."""
     return view
 
 
@@ -203,7 +203,7 @@ def player_status(request, token: str):
         return _unknown(request, token)
     signature = close_if_due(ids[1], pushed=request.GET.get("k", ""))
     # ``p``: the name and table the phone shows; another (renamed, moved, or drawn from a memo
-    # older than the change) is redrawn, whatever the round (issue 23).
+    # older than the change) is redrawn, whatever the round.
     shown = request.GET.get("p", "")
     if request.GET.get("s") == signature.key and shown in ("", room.player_shown(token)):
         response = HttpResponse(status=204)

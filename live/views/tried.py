@@ -1,4 +1,4 @@
-"""Slips a phone tried to send while the server did not answer (issue 25, item 3).
+"""Slips a phone tried to send while the server did not answer.
 
 ``POST /j/<token>/essai/``, sent by the phone's script once the server answers again, with the
 fields ``round`` (the id of the round the phone showed), ``slip``, ``claimed`` (the FISF claimed

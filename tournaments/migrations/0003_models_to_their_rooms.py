@@ -1,4 +1,4 @@
-# The word lists went to the ``lexicons`` app, the printouts and merges to the ``results`` app, their
+# The word lists go to the ``lexicons`` app, the printouts and merges to the ``results`` app, their
 # tables kept as they are: Django's state only, nothing in the database changes (a laptop that
 # upgrades keeps every tournament; tests/tournaments/test_migrations.py migrates such a database).
 

@@ -1,4 +1,4 @@
-"""Every player gets a join code (issue 25): the column added empty, then each existing player given
+"""Every player gets a join code: the column added empty, then each existing player given
 a code of its own (the alphabet and length of this version, copied here: a later change of
 ``tournaments.models`` leaves this migration as it ran).  ``0011`` then makes it required and unique
 (in a migration of its own: PostgreSQL alters no table with the updates still pending)."""

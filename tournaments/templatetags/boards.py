@@ -1,5 +1,6 @@
-"""The boards' 225 squares, written in Python: drawn by the template language they cost a phone's
-request about 8 ms (scripts/loadbench.py), and after each round every phone of the room asks for one.
+"""The boards' 225 squares, written in Python: drawn by the template language they are most of a
+phone's request (measured: docs/developer/benchmarks.md), and after each round every phone of the room
+asks for one.
 
 Each board is a grid of rows for a screen reader: a row of column headers (1 to 15), then each row
 led by its letter (a row header), each square named by its coordinate, its premium and what is on it

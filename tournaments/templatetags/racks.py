@@ -1,6 +1,6 @@
 """The phone's rack, written once per rack and language: the whole room shows the same tiles, and
-drawn by the template language (a sentence per tile for a screen reader) they cost each phone's new
-screen about 0.4 ms, the price of a thousand phones' screens at each change of a round."""
+drawn by the template language (a sentence per tile for a screen reader) for each phone's new screen
+they would be paid a thousand times over at each change of a round."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The first page of a fresh laptop (issue 25): "Reprendre une soirée depuis une copie", a copy sent
+"""The first page of a fresh laptop: "Reprendre une soirée depuis une copie", a copy sent
 or the folder of the copies named (the USB key), checked and rebuilt now and resumed at the server's
 next start (server/restore.py).
 

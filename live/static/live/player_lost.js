@@ -1,9 +1,9 @@
-/* The player's phone when the server is gone (issue 25); loaded after player.js, whose helpers it
+/* The player's phone when the server is gone; loaded after player.js, whose helpers it
    takes from window.arbiterPhone. */
 (function () {
   "use strict";
 
-  /* -- the server gone (issue 25): a phone whose requests get no answer from the application for a
+  /* -- the server gone: a phone whose requests get no answer from the application for a
         few seconds says so plainly, with the time it lost it and what to do if the arbiter moves to
         another laptop, and says when the server is back.  A slip it could not deliver while its
         countdown ran is kept on the phone with the moment of its first try, and sent as soon as the

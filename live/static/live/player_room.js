@@ -1,4 +1,4 @@
-/* The player's phone and its room's pushed state (issue 24, live/broadcast.py); loaded after
+/* The player's phone and its room's pushed state (live/broadcast.py); loaded after
    player.js and player_lost.js, whose helpers it takes from window.arbiterPhone. */
 (function () {
   "use strict";
@@ -233,7 +233,7 @@
     // page's language (live/polled.py), rather than with a page drawn by the server.
     event.detail.parameters.d = language();
     if (pushed.key && pushed.key !== shownKey()) event.detail.parameters.k = pushed.key;
-    // The name and table shown (issue 23): another, and the server redraws them whatever the round.
+    // The name and table shown: another, and the server redraws them whatever the round.
     var status = $("player-status");
     if (status && status.getAttribute("data-key")) event.detail.parameters.p = status.getAttribute("data-key");
     // The board and the receipt shown: the server leaves them out of its answer if they are the same.

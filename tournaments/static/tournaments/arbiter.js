@@ -73,8 +73,8 @@ document.addEventListener("click", function (event) {
   if (event.target.closest("[data-print]")) window.print();
 });
 
-// A slip the arbiter types (a paper slip, a correction) shown as it will be read, before Enter
-// (issue 23): letters in upper case whatever the keyboard, a letter followed by "?" a joker (shown in
+// A slip the arbiter types (a paper slip, a correction) shown as it will be read, before Enter:
+// letters in upper case whatever the keyboard, a letter followed by "?" a joker (shown in
 // lower case and marked, the record's notation), accents dropped -- as the server reads it
 // (live/phone.py slip_text).  After Enter the screen says how it was read and stored.
 (function () {
