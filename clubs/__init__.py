@@ -1,4 +1,4 @@
-"""Clubs: who owns what on a server that hosts several clubs (issue 14).
+"""Clubs: who owns what on a server that hosts several clubs.
 
 A club is the unit of ownership: its tournaments (and through them players, games, rounds, slips and
 printouts), its merges and the word lists it uploaded.  People belong to clubs with a role: a club

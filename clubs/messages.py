@@ -18,7 +18,7 @@ register(
             "fr": "Le nom « {name} » est déjà pris : choisissez-en un autre.",
             "en": "The name '{name}' is taken: choose another.",
         },
-        # The 403 page says why (issue 23, server.answers.forbidden).
+        # The 403 page says why (server.answers.forbidden).
         "forbidden_arbiters_only": {
             "fr": "Ceci est réservé aux arbitres du club. Votre compte y est adjoint : il saisit les "
             "bulletins papier et les corrections pendant une partie. Demandez-le à un arbitre du club.",

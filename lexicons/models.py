@@ -1,5 +1,5 @@
-"""A word list the club can play with.  The table is still ``tournaments_lexiconlist``: the model came
-from the ``tournaments`` app (migration ``lexicons.0001`` took it over without touching the table)."""
+"""A word list the club can play with.  The table is named ``tournaments_lexiconlist``, as in
+the ``tournaments`` app: migration ``lexicons.0001`` moves the model here without touching the table."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What the results keep: printouts (PDFs built by a task) and the clubs' results files of a merge.
-The tables are still ``tournaments_printout`` and ``tournaments_mergedresults``: the models came from
-the ``tournaments`` app (migration ``results.0001`` took them over without touching the tables)."""
+The tables are named ``tournaments_printout`` and ``tournaments_mergedresults``, as in the
+``tournaments`` app: migration ``results.0001`` moves the models here without touching the tables."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Results sent from the laptop to a federation's server (issue 14): a simultaneous played in a hall
+"""Results sent from the laptop to a federation's server: a simultaneous played in a hall
 without Internet.  The arbiter gives the event's public address and the club's token; the results
 file (``exports.results_export``, rebuilt at each try so the latest correction goes) is sent at once
 and, while the server cannot be reached, kept and tried again each time the game's results page is
 open (every 30 seconds), and by the laptop server's chores (``server.background``), until the server
 takes it or refuses it with a reason.
 
-What leaves this computer is checked (issue 22): the address is a public page of a simultaneous on
+What leaves this computer is checked: the address is a public page of a simultaneous on
 a public server (``server.outbound``: public addresses only, checked after the name's lookup and
 connected to as checked, no redirect followed), the token is a club token as the server makes them
 (it goes in a header); of an answer, only the federation server's own JSON is read, its refusal

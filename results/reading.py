@@ -224,7 +224,7 @@ def _player(
     number = key[1] + 1
     if not isinstance(obj, dict):
         raise MergeError("merge_malformed", file=name, key="players")
-    # The licence came with issue 14: a file from an older version has none.
+    # A file written by a version without licences has none: the key is optional.
     _keys(name, obj, _PLAYER_KEYS, ("licence",))
     keys = ("name", "club", "series", "category") + (("licence",) if "licence" in obj else ())
     texts = {k: _text(name, obj, k, Player, player=number) for k in keys}

@@ -118,8 +118,8 @@ def _create_dated(model, objs: list, name: str, moments: list) -> None:
 
 def _insert_slips(slips: list[tuple], round_ids: list[int], player_ids: dict) -> None:
     """Every slip in one statement: ``executemany`` on SQLite (one prepared statement run per row,
-    in the library), ``COPY`` on PostgreSQL (its executemany sends a statement a row: 10 s for
-    112,500 slips, against 1 s)."""
+    in the library), ``COPY`` on PostgreSQL (its executemany sends a statement a row, far slower for a
+    tournament's hundred thousand slips)."""
     if not slips:
         return
     quote = connection.ops.quote_name

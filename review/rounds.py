@@ -20,7 +20,7 @@ from engine.ranking import percent, rounded
 from tournaments.boards import Cell, board_cells, words_formed
 from tournaments.plays import play_from_json, play_json
 
-#: Placements listed for each round (§ the issue: the ten best), every tie at the last score with them.
+#: Placements listed for each round (the ten best), every tie at the last score with them.
 BEST_COUNT = 10
 #: The best placements of a position never change: kept a day, so a room reviewing at once pays once.
 BEST_SECONDS = 24 * 3600

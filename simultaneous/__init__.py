@@ -1,4 +1,4 @@
-"""Simultaneous events: one game played in several centres on the same server (issue 14).
+"""Simultaneous events: one game played in several centres on the same server.
 
 An organiser (an arbiter of the organising club, or the administrator) makes an event: a prepared
 game (its record is kept here and never shown), or a live one whose racks are drawn in the lead

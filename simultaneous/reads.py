@@ -8,7 +8,7 @@ merge into one ranking only on the same rounds (the same tops everywhere), a pla
 of the sum of those tops.  Its rounds are those closed by the centres that are up to date: the most
 rounds that at least half of the centres in play have closed (``overall_rounds``).  A centre with fewer
 is behind: the page says so, with its rounds, and ranks its players in its own table until it catches
-up; a short file or a slow hall no longer cuts everyone's ranking.  A registered centre that has closed
+up, so a short file or a slow hall does not cut everyone's ranking.  A registered centre that has closed
 no round (not joined, joined and not started, no file yet) is "not started" and holds nothing back.
 Only the centres registered and not withdrawn count, live ones by their room, offline ones by their
 file, unless the organiser withdrew it.

@@ -13,7 +13,7 @@ def unfinished(event_ids: set[int]) -> set[int]:
     """The events among ``event_ids`` some centre of which has not finished the game: a centre's
     room still playing it (ended or abandoned: done), a club registered to play live that has not
     joined yet, a club registered to play offline whose results file (if any) holds fewer rounds than
-    the prepared record (a live event's: no file yet).  A withdrawn registration no longer waits."""
+    the prepared record (a live event's: no file yet).  A withdrawn registration is not waited for."""
     if not event_ids:
         return set()
     centres = Centre.objects.filter(event_id__in=event_ids)

@@ -1,4 +1,4 @@
-"""What each visitor may train on (issue 22): nothing a club owns without a right to it.
+"""What each visitor may train on: nothing a club owns without a right to it.
 
 - Without login (or an account of no club): the shipped free list, random games and the prepared
   files the visitor sends; no club's game, no list a club uploaded.

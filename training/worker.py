@@ -1,15 +1,15 @@
 """Training's searches away from the live room's threads.
 
-On the laptop the server is one Python process: a random game played in one of its threads (a tenth
-of a second of CPU to most of one) holds the interpreter, and every phone of the room waits behind it
-(4 strangers starting games in a loop took the phones' p99 from 144 ms to 1.2 s).  So each web process
-that serves (``manage.py serve``, each gunicorn worker: the room's ``warm_up``) keeps a pool of ONE
-worker process at a low priority (``NICENESS``; on Windows the below-normal class), started at the
-first search, which plays the random games and finds the best placements (``training.searches``).
-A request that needs one is answered at once: the page says the game is being prepared and asks again
-a second later, by when the result is kept.  At most ``WAITING`` searches wait for the worker in a web
-process; one more is told to try again in a moment (503, ``Retry-After``).  Without the pool (tests,
-a shell, ``ARBITER_TRAINING_WORKER=false``) the searches run in the calling thread.
+On the laptop the server is one Python process: a random game played in one of its threads (a tenth of
+a second of CPU to most of one) holds the interpreter, and every phone of the room waits behind it (a
+few strangers starting games in a loop make the phones' polls wait many times longer).  So each web
+process that serves (``manage.py serve``, each gunicorn worker: the room's ``warm_up``) keeps a pool of
+ONE worker process at a low priority (``NICENESS``; on Windows the below-normal class), started at the
+first search, which plays the random games and finds the best placements (``training.searches``).  A
+request that needs one is answered at once: the page says the game is being prepared and asks again a
+second later, by when the result is kept.  At most ``WAITING`` searches wait for the worker in a web
+process; one more is told to try again in a moment (503, ``Retry-After``).  Without the pool (tests, a
+shell, ``ARBITER_TRAINING_WORKER=false``) the searches run in the calling thread.
 
 What the searches found is kept in the ``training`` cache (``settings.CACHES``), apart from the room's:
 on the laptop a memory of its own with a bounded number of entries, so that games started by strangers
@@ -40,8 +40,8 @@ KEPT_SECONDS = 2 * 24 * 3600
 #: A claim on a search lapses after this (a worker that died), and another process searches again.
 CLAIM_SECONDS = 60
 #: The worker's niceness (POSIX): the room's web process always runs first.  On Linux the worker
-#: also runs under SCHED_IDLE: it gets a core only when nothing else wants one (at nice 10 its
-#: four copies behind a gunicorn took about a tenth of the cores from the last seconds' slips).
+#: also runs under SCHED_IDLE: it gets a core only when nothing else wants one (at nice 10 alone, its
+#: copies behind a gunicorn take a share of the cores from the last seconds' slips).
 NICENESS = 19
 #: Windows' BELOW_NORMAL_PRIORITY_CLASS.
 BELOW_NORMAL = 0x4000

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 def _one_token_each(apps, schema_editor):
-    """AddField gave every existing club the same token: each gets its own."""
+    """AddField gives every existing club the same token: each gets its own."""
     for club in apps.get_model("clubs", "Club").objects.all():
         club.upload_token = clubs.models._upload_token()
         club.save(update_fields=["upload_token"])

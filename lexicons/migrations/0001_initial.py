@@ -1,4 +1,4 @@
-# The word lists' model moved from the ``tournaments`` app, its table ``tournaments_lexiconlist`` kept:
+# The word lists' model comes here from the ``tournaments`` app, its table ``tournaments_lexiconlist`` kept:
 # Django's state only, the database is not touched (server/moves.py).
 
 from django.db import migrations

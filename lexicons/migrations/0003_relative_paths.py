@@ -2,7 +2,8 @@
 # to another folder finds its lists (lexicons/files.py): the shipped list by its file's name
 # ("shipped:<file>"), an uploaded list relative to MEDIA_ROOT ("lexicons/<sha256>.txt"), whether it
 # lay under this installation's MEDIA_ROOT or, on a copy from another laptop, under that one's.
-# The rules are written out here, as they were when the migration was made.
+# The rules are written out here, fixed with the migration (a later change of lexicons/files.py leaves
+# it as it ran).
 
 from pathlib import Path, PurePosixPath
 

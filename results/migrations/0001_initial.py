@@ -1,4 +1,4 @@
-# The printouts and merges moved from the ``tournaments`` app, their tables ``tournaments_printout`` and
+# The printouts and merges come here from the ``tournaments`` app, their tables ``tournaments_printout`` and
 # ``tournaments_mergedresults`` kept: Django's state only, the database is not touched (server/moves.py).
 
 from django.conf import settings

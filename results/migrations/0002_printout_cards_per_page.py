@@ -1,4 +1,4 @@
-# How many score cards a printout cuts from one sheet (issue 11, item 12), and the evening printout.
+# How many score cards a printout cuts from one sheet, and the evening printout.
 # A column added to ``tournaments_printout`` (existing rows: 1 card per page); the kind's new choice
 # is Django's state only.
 

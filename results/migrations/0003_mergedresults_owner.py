@@ -1,4 +1,4 @@
-"""Each merge belongs to a club (issue 14); those made before clubs existed go to the first club."""
+"""Each merge belongs to a club; those made before clubs existed go to the first club."""
 
 import django.db.models.deletion
 from django.db import migrations, models

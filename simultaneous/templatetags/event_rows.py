@@ -1,6 +1,7 @@
 """A simultaneous's ranking rows, written in Python: the public page shows every centre's players
-twice (overall, then per centre), and drawn by the template language 750 players took 100 ms of each
-reader's request; a world simultaneous has 6,000 (scripts/loadbench.py ``--centres``)."""
+twice (overall, then per centre), and drawn by the template language they are most of each reader's
+request (measured: docs/developer/benchmarks.md); a world simultaneous has 6,000 (scripts/loadbench.py
+``--centres``)."""
 
 from __future__ import annotations
 
