@@ -1,4 +1,4 @@
-"""The evening's copy (issue 25), timed: what one copy costs on a 600-player evening of 3 games.
+"""The evening's copy, timed: what one copy costs on a 600-player evening of 3 games.
 
     .venv/bin/python scripts/bench_backup.py [--players 600] [--games 3] [--copies 10]
 
@@ -8,7 +8,8 @@ in every round (the slips graded as a round's close grades them).  Then ``--copi
 ``manage.py serve``'s saving thread makes them (``server.backup.copy_database``: online backup,
 fsync, rename, the last 5 kept), once with the database at rest and once while another thread
 writes a slip every 10 ms (what a room sends).  Prints the time and CPU of a copy, its size, and the
-longest a slip's write waited during the copies.  Nothing is asserted: the figures go in the README.
+longest a slip's write waited during the copies.  Nothing is asserted: the figures, dated, go on
+docs/developer/benchmarks.md.
 """
 
 from __future__ import annotations

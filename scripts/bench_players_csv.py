@@ -1,11 +1,12 @@
-"""The CSV player import, timed (issue 12): 20,000 rows, the row limit, and the refusals.
+"""The CSV player import, timed: 20,000 rows, the row limit, and the refusals.
 
     .venv/bin/python scripts/bench_players_csv.py [--rows 20000]
 
 On a fresh SQLite file in a temporary folder (the laptop default), or on a throwaway PostgreSQL
 database beside the one ``DATABASE_URL`` names.  Prints, for each file: the whole import, the part spent
 reading and checking the file (outside the write lock), and how long the room's write lock was held
-(what slips and polls would wait for).  Nothing is asserted: the figures go in the README.
+(what slips and polls would wait for).  Nothing is asserted: the figures, dated, go on
+docs/developer/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ players, ``--games`` games, a slip from every player in every round), copied as 
 it.  Then the copy checked and rebuilt into a new file as ``manage.py resume`` does, first with an
 empty cache of reference databases (the reference is migrated in a process of its own), then
 ``--runs`` times with it cached.  Prints the copy's size and each time (wall and CPU of this
-process).  Nothing is asserted: the figures go in the README.
+process).  Nothing is asserted: the figures, dated, go on docs/developer/benchmarks.md.
 """
 
 from __future__ import annotations

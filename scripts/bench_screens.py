@@ -9,7 +9,8 @@ database beside the one ``DATABASE_URL`` names.  One game of ``--players`` playe
 through Django's test client logged in as the arbiter (its middlewares, session and user included),
 in this one process: the times are the application's own, no network.  Prints, for each screen and
 state: the answer's size, and the median time of ``--repeat`` answers (the first one apart, when the
-process made something it then keeps).  Nothing is asserted: the figures go in the README.
+process made something it then keeps).  Nothing is asserted: the figures, dated, go on
+docs/developer/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ beside the one ``DATABASE_URL`` names; then prints the file's size (JSON and gzi
 the reading and checking (before the write lock), the import, how long it held the room's write lock
 (``server.writes.writing``: on SQLite what the phones' slips wait for meanwhile) and the queries sent
 inside it, the longest a small write of another thread (a phone's slip, every 20 ms meanwhile)
-waited and took, and the process's peak memory.  Nothing is asserted: the figures go in the README.
+waited and took, and the process's peak memory.  Nothing is asserted: the figures, dated, go on
+docs/developer/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ time and its queries (embedded and scale); ``--profile DIR`` (embedded) adds a c
 kind, much slower.  ``--connection-limit N`` (embedded) starts waitress as ``manage.py serve`` does but
 with that connection limit.
 
-Strangers beside the room (issue 22): ``--public-rps N`` readers of a simultaneous's public page, N
+Strangers beside the room: ``--public-rps N`` readers of a simultaneous's public page, N
 requests a second in all, each reader from an address of its own reading every 2 s (one room: a
 prepared event of as many players is made for it; ``--centres``: the event played); ``--trainers N``
 people training, each starting random games and playing two rounds of each as fast as a person would.
@@ -47,7 +47,7 @@ The parts:
     tournament.py   the tournament, a simultaneous's centres and a public page, made and read by the ORM
     play.py         one room's rounds or a simultaneous's centres played, each round checked in the
                     database
-    strangers.py    readers of a public page and people training, beside the room (issue 22)
+    strangers.py    readers of a public page and people training, beside the room
     measure.py      every request's latency, the arbiter's actions, the client's lag
     cpu.py          what the CPU columns count: the benchmark's own process trees, its database's backends
     report.py       the printed report: latencies, each round, the goals line, CPU by component

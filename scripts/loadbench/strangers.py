@@ -1,4 +1,4 @@
-"""Strangers beside the room (issue 22, ``--public-rps``, ``--trainers``): readers of a simultaneous's
+"""Strangers beside the room (``--public-rps``, ``--trainers``): readers of a simultaneous's
 public page, each from an address of its own, and people starting random training games."""
 
 from __future__ import annotations
