@@ -36,6 +36,15 @@ def lexicon_file(path: str) -> Path:
     return Path(settings.MEDIA_ROOT) / PurePosixPath(path)
 
 
+def shipped_file(letters: str) -> Path | None:
+    """The free list shipped for the letter set ``letters`` (``<code>-<source>.txt.gz`` in the
+    engine's data folder), or None when none is."""
+    if letters == "fr":
+        return DEFAULT_PATH
+    found = sorted(DEFAULT_PATH.parent.glob(f"{letters}-*.txt.gz"))
+    return found[0] if found else None
+
+
 def uploaded_path(sha256: str) -> str:
     """An uploaded list's path as its row holds it: its normalized words, named by their sha256."""
     return f"{UPLOADED_FOLDER}/{sha256}.txt"

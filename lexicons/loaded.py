@@ -18,9 +18,10 @@ from django.conf import settings
 
 from engine.alphabet import code
 from engine.board import Board
+from engine.lettersets import letter_set
 from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
 from engine.movegen import Position, find_tops
-from lexicons.files import SHIPPED, SHIPPED_DEFAULT, lexicon_file
+from lexicons.files import SHIPPED, SHIPPED_DEFAULT, lexicon_file, shipped_file
 from lexicons.models import LexiconList
 from server.writes import ServiceError
 
@@ -32,16 +33,35 @@ _recent: OrderedDict[str, Lexicon] = OrderedDict()
 _lock = threading.Lock()
 
 
-def lexicon_default_row() -> LexiconList:
-    """The shipped free list's row, made on first use."""
-    found = LexiconList.objects.filter(name=DEFAULT_NAME, path=SHIPPED_DEFAULT).first()
+def lexicon_default_row(letters: str = "fr") -> LexiconList | None:
+    """The free list shipped for the letter set ``letters``, its row made on first use; None when no
+    list of that set is shipped."""
+    if letters == "fr":
+        found = LexiconList.objects.filter(name=DEFAULT_NAME, path=SHIPPED_DEFAULT, letters="fr").first()
+        if found:
+            return found
+        lexicon = lexicon_keep(Lexicon.from_file(DEFAULT_PATH, DEFAULT_NAME), pinned=True)
+        row, _ = LexiconList.objects.get_or_create(
+            sha256=lexicon.sha256,
+            letters="fr",
+            defaults={"name": DEFAULT_NAME, "word_count": lexicon.word_count, "path": SHIPPED_DEFAULT},
+        )
+        return row
+    file = shipped_file(letters)
+    if file is None:
+        return None
+    path = SHIPPED + file.name
+    found = LexiconList.objects.filter(path=path, letters=letters).first()
     if found:
         return found
-    lexicon = lexicon_keep(Lexicon.from_file(DEFAULT_PATH, DEFAULT_NAME), pinned=True)
+    name = file.name.split(".")[0]
+    lexicon = Lexicon.from_file(file, name, letters=letter_set(letters))
     row, _ = LexiconList.objects.get_or_create(
         sha256=lexicon.sha256,
-        defaults={"name": DEFAULT_NAME, "word_count": lexicon.word_count, "path": SHIPPED_DEFAULT},
+        letters=letters,
+        defaults={"name": name, "word_count": lexicon.word_count, "path": path},
     )
+    lexicon_keep(lexicon, key=row.key, pinned=True)
     return row
 
 
@@ -49,22 +69,24 @@ def engine_lexicon(row: LexiconList) -> Lexicon:
     """The engine's lexicon for a stored list: kept loaded, or read back from its file (the graph
     from the disk cache).  A list whose file is not on this installation (an evening resumed from a
     copy without its ``media/``) is a ``ServiceError`` naming it: the club sends it again."""
+    key = row.key
     with _lock:
-        found = _pinned.get(row.sha256) or _recent.get(row.sha256)
-        if row.sha256 in _recent:
-            _recent.move_to_end(row.sha256)
+        found = _pinned.get(key) or _recent.get(key)
+        if key in _recent:
+            _recent.move_to_end(key)
     if found is None:
         path = lexicon_file(row.path)
         if not path.is_file():
             raise ServiceError("lexicon_missing", name=row.name, sha256=row.sha256[:12])
-        loaded = Lexicon.from_file(path, row.name)
-        found = lexicon_keep(loaded, key=row.sha256, pinned=row.path.startswith(SHIPPED))
+        loaded = Lexicon.from_file(path, row.name, letters=letter_set(row.letters))
+        found = lexicon_keep(loaded, key=key, pinned=row.path.startswith(SHIPPED))
     return found
 
 
 def lexicon_keep(lexicon: Lexicon, *, key: str | None = None, pinned: bool = False) -> Lexicon:
-    """Keep ``lexicon`` loaded under ``key`` (its sha256 by default), the least recently used
-    uploaded list put aside past the limit; if another thread loaded it first, that one."""
+    """Keep ``lexicon`` loaded under ``key`` (its row's ``key``; its sha256 by default), the least
+    recently used uploaded list put aside past the limit; if another thread loaded it first, that
+    one."""
     key = key or lexicon.sha256
     with _lock:
         if pinned:
@@ -79,7 +101,8 @@ def lexicon_keep(lexicon: Lexicon, *, key: str | None = None, pinned: bool = Fal
 
 
 def lexicons_loaded() -> list[str]:
-    """The sha256 of every list loaded now, the shipped one first, then the least recently used."""
+    """The key of every list loaded now (``LexiconList.key``), the shipped ones first, then the
+    least recently used."""
     with _lock:
         return [*_pinned, *_recent]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import alphabet
+from engine.alphabet import FRENCH, LetterSet
 from engine.draw import Rejection
 from engine.notation import parse_rack
 from tournaments.models import Round
@@ -25,12 +26,14 @@ THIRTY_SECONDS = "Trente secondes."
 TIME_UP = "Terminé."
 
 
-def spelled(code: int) -> str:
-    """A tile as the arbiter says it: ``Algérie A``, ``Joker, lettre blanche``."""
+def spelled(code: int, letters: LetterSet = FRENCH) -> str:
+    """A tile as the arbiter says it: ``Algérie A``, ``Joker, lettre blanche``; a tile the country
+    table does not spell (``CH``, ``Ñ``, ``L·L``) by its name."""
     if code == alphabet.BLANK:
         return BLANK_SPOKEN
-    letter = alphabet.char(code)
-    return f"{COUNTRIES[letter]} {letter}"
+    letter = alphabet.char(code, letters)
+    country = COUNTRIES.get(letter)
+    return f"{country} {letter}" if country else letter
 
 
 def _count(n: int) -> str:
@@ -38,40 +41,42 @@ def _count(n: int) -> str:
     return word[:1].upper() + word[1:]
 
 
-def rack_sentences(rack: str) -> list[str]:
+def rack_sentences(rack: str, letters: LetterSet = FRENCH) -> list[str]:
     """One rack as written on records (``AEI+BLRN``, ``-BONSOIR``)."""
-    parsed = parse_rack(rack)
-    return _spoken_rack(parsed.reliquat, parsed.new)
+    parsed = parse_rack(rack, letters)
+    return _spoken_rack(parsed.reliquat, parsed.new, letters)
 
 
-def _spoken_rack(reliquat, new) -> list[str]:
+def _spoken_rack(reliquat, new, letters: LetterSet = FRENCH) -> list[str]:
     """The number of kept letters and the reliquat in alphabetical order (blank last), then each
     new tile in the order drawn (§3.3.1)."""
     sentences = []
     if reliquat:
         n = len(reliquat)
-        kept = ", ".join(spelled(t) for t in sorted(reliquat))
+        kept = ", ".join(spelled(t, letters) for t in sorted(reliquat))
         plural = "s" if n > 1 else ""
         sentences.append(f"{_count(n)} lettre{plural} restante{plural} : {kept}.")
         sentences.append("Tirage :")
-    sentences.extend(f"{spelled(t)}." for t in new)
+    sentences.extend(f"{spelled(t, letters)}." for t in new)
     return sentences
 
 
-def announcement(number: int, rack: str, rejections=(), reliquat: int = 0, reasons=()) -> list[str]:
+def announcement(
+    number: int, rack: str, rejections=(), reliquat: int = 0, reasons=(), letters: LetterSet = FRENCH
+) -> list[str]:
     """The sentences the voice says for a round's rack (§3.3.1): each rejected rack as drawn (the
     first one begins with the ``reliquat`` kept letters, unless its text marks them ``AEI+BCD``),
     "rejet", why (``reasons``: ``engine.draw.Rejection`` values) and the number of letters
     returned, then the rack that stands."""
     sentences = [f"Coup numéro {number}."]
     for index, rejected in enumerate(rejections):
-        written = parse_rack(rejected)
+        written = parse_rack(rejected, letters)
         tiles = written.tiles
         kept = len(written.reliquat) or (reliquat if index == 0 else 0)
-        sentences.extend(_spoken_rack(tiles[:kept], tiles[kept:]))
+        sentences.extend(_spoken_rack(tiles[:kept], tiles[kept:], letters))
         why = _reason(reasons[index] if index < len(reasons) else "")
         sentences.append(f"Rejet{why} : {_count(len(tiles)).lower()} lettres remises dans le sac.")
-    sentences.extend(rack_sentences(rack))
+    sentences.extend(rack_sentences(rack, letters))
     return sentences
 
 
@@ -92,4 +97,5 @@ def round_announcement(rnd: Round) -> list[str]:
         last = previous.only("tiles", "placed").first()
         if last is not None and last.placed:
             reliquat = len(last.tiles) - len(last.placed["tiles"])
-    return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat, rnd.rejection_reasons)
+    letters = rnd.game.tournament.letter_set
+    return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat, rnd.rejection_reasons, letters)

@@ -28,6 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from engine import alphabet
+from engine.alphabet import FRENCH, LetterSet
 from engine.board import CELLS
 from live import room
 from live.closed_results import Shared, results_of, worker_coming
@@ -77,18 +78,19 @@ def round_no(screen: Screen, lang: str) -> str:
         return f" · {gettext('coup')} {screen.round.number}"
 
 
-def board_text(board: list[int]) -> str:
-    """The game's board as 225 characters: ``.`` an empty square, a letter in upper case, a joker's
-    letter in lower case."""
+def board_text(board: list[int], letters: LetterSet = FRENCH) -> str | list[str]:
+    """The game's board for the phone's script (``player_room.js``): 225 characters, ``.`` an empty
+    square, a letter in upper case, a joker's letter in lower case; in a set with tiles of several
+    letters (Spanish CH), the 225 squares as a list of those texts instead."""
     out = []
     for sq in range(CELLS):
         tile = board[sq] if sq < len(board) else 0
         if not tile:
             out.append(".")
             continue
-        letter = alphabet.char(tile).upper()
+        letter = alphabet.char(tile, letters).upper()
         out.append(letter.lower() if alphabet.is_blank(tile) else letter)
-    return "".join(out)
+    return "".join(out) if all(len(text) == 1 for text in out) else out
 
 
 def room_message(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") -> str:
@@ -114,7 +116,7 @@ def room_state(screen: Screen, lang: str, at: float = 0.0, own_key: str = "") ->
         "sp": screen.spoken,
         "rn": round_no(screen, lang),
         "html": common_html(screen, lang),
-        "b": board_text(screen.board),
+        "b": board_text(screen.board, screen.letters),
         "l": [sq for sq, _tile in screen.last_tiles or []],
         "pl": bool(rnd is not None and rnd.placed),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import math
 import re
@@ -17,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
 from engine import alphabet
+from engine.alphabet import FRENCH, LetterSet
 from engine.board import CELLS, SIZE
 from engine.messages import Message
 from engine.notation import NotationError
@@ -53,23 +55,52 @@ class Phase:
 _JOKER_MARK = re.compile(r"([^\W\d_][\u0300-\u036f]*)\?")
 
 
-def slip_text(typed: str, claimed: str = "", *, fisf: bool) -> str:
+def slip_text(typed: str, claimed: str = "", *, fisf: bool, letters: LetterSet = FRENCH) -> str:
     """The slip as the engine reads it (§1.3), from what the phone sent: every letter in upper case
     whatever the keyboard typed, a letter followed by ``?`` played with the joker (in lower case),
     the claimed score (FISF grading) from its own field: ``h4 jointa?`` and ``34`` give
-    ``H4 JOINTa 34``.  The arbiter's paper slips and corrections are read the same way."""
+    ``H4 JOINTa 34``.  In a set with tiles of several letters the ``?`` follows the tile: ``CH?`` or
+    ``[CH]?`` is a joker standing for CH.  The arbiter's paper slips and corrections are read the
+    same way."""
     text = unicodedata.normalize("NFC", typed).upper().strip()
-    text = _JOKER_MARK.sub(lambda found: found.group(1).lower(), text)
+    text = _joker_mark(letters).sub(lambda found: found.group(1).lower(), text)
     claimed = claimed.strip()
     if fisf and claimed and text:  # a score alone is an empty slip, not a word "34"
         text = f"{text} {claimed}"
     return text
 
 
+@functools.cache
+def _tile_names(letters: LetterSet) -> str:
+    names = [n for n in letters.names if n and n != "?" and not ("A" <= n <= "Z" and len(n) == 1)]
+    return json.dumps(sorted(names, key=len, reverse=True), ensure_ascii=False) if names else ""
+
+
+@functools.cache
+def _joker_mark(letters: LetterSet) -> re.Pattern:
+    """What a ``?`` marks as played with the joker: the tile before it, a bracketed tile or a tile
+    of several letters (longest first, as the set cuts words) before a single letter."""
+    long = sorted((name for name in letters.names if name and len(name) > 1), key=len, reverse=True)
+    if not long:
+        return _JOKER_MARK
+    names = "|".join(re.escape(name) for name in long)
+    return re.compile(rf"(\[[^\]]*\]|{names}|[^\W\d_][\u0300-\u036f]*)\?")
+
+
+#: A tile as a slip writes it: bracketed (``[ch]``) or one character.
+_WRITTEN_TILE = re.compile(r"\[[^\]]*\]|.", re.S)
+
+
 def typed_slip(text: str) -> str:
     """A slip in the record's notation written back as it is typed (``slip_text`` reads it back the
-    same): ``H4 JOINTa 34`` gives ``H4 JOINTA? 34``, for a correction field filled with the slip."""
-    return "".join(f"{char.upper()}?" if char.islower() else char for char in text)
+    same): ``H4 JOINTa 34`` gives ``H4 JOINTA? 34``, ``CO[ch]E`` gives ``CO[CH]?E``, for a correction
+    field filled with the slip."""
+
+    def typed(found: re.Match) -> str:
+        tile = found.group()
+        return f"{tile.upper()}?" if tile != tile.upper() else tile
+
+    return _WRITTEN_TILE.sub(typed, text)
 
 
 @dataclass(frozen=True)
@@ -177,12 +208,20 @@ class Screen:
     #: The player's slips of this round tried during an outage and received late, oldest first:
     #: the receipt says what the arbiter made of them (``tried.claims_shown``).
     claims: tuple = ()
+    #: The tournament's tiles: how the board, the rack and the slip are named and valued.
+    letters: LetterSet = FRENCH
 
     @functools.cached_property
     def cells(self) -> list[Cell]:
         """The board's 225 cells, worked out only when the board is drawn (phones showing the same
         board share one drawing: ``views.player._board_html``)."""
-        return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles)
+        return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles, self.letters)
+
+    @property
+    def tile_names(self) -> str:
+        """The set's tiles the phone's script cannot read as one plain letter (``CH``, ``Ñ``, ``L·L``),
+        longest first, as JSON for the slip field; "" in the French set."""
+        return _tile_names(self.letters)
 
     @functools.cached_property
     def board_key(self) -> str:
@@ -344,15 +383,20 @@ def _common(rnd: Round | None, now) -> Screen:
     if phase == Phase.RUNNING:
         remaining = max(0.0, (rnd.deadline - now).total_seconds())
     board = rnd.game.board if rnd else []
+    letters = rnd.game.tournament.letter_set if rnd else FRENCH
     screen = Screen(
         player=None,
         round=rnd,
         phase=phase,
         signature=round_key(rnd),
-        rack=[RackTile(alphabet.char(t), alphabet.VALUES[t]) for t in (rnd.tiles if rnd else [])],
+        rack=[
+            RackTile(alphabet.char(t, letters), alphabet.tile_value(t, letters))
+            for t in (rnd.tiles if rnd else [])
+        ],
         remaining=remaining,
         submission=None,
         board=board,
+        letters=letters,
     )
     if phase in (Phase.CLOSED, Phase.ENDED):
         screen.top, screen.top_words = round_top(rnd, board)
@@ -390,7 +434,7 @@ def player_screen(player: Player, now=None, submission: Submission | None = None
     screen.player, screen.submission = player, sub
     # Once the top is placed its tiles are marked on the board, the player's slip no longer.
     if sub is not None and not (ended and rnd.placed):
-        screen.preview = slip_preview(screen.board, sub.ref, sub.word)
+        screen.preview = slip_preview(screen.board, sub.ref, sub.word, screen.letters)
     screen.claims = round_claims(player, rnd, screen.phase)
     screen.refusal = kept_refusal(rnd, player.pk, sub, screen.claims) if rnd is not None else ""
     if ended:

@@ -61,7 +61,7 @@ def pulse_key(
 
 def _board(game: Game) -> list[Cell]:
     last = last_placed(game)
-    return board_cells(game.board, last=last["tiles"] if last else None)
+    return board_cells(game.board, last=last["tiles"] if last else None, letters=game.tournament.letter_set)
 
 
 class _RoundShown:
@@ -113,6 +113,8 @@ class GameScreen(_RoundShown):
     typed_draw: bool = False
     #: The tiles the last top left on the rack, kept for the next rack (§3.1.2), as letters.
     reliquat: str = ""
+    #: The tournament's set has tiles of several letters (Spanish CH): typed in brackets, [CH].
+    multi_letter: bool = False
     #: No slip handed in yet: the game can be deleted (else abandoned).
     deletable: bool = False
     #: A centre of a live simultaneous (``tournaments.follow``): the lead draws, cancels and chooses.
@@ -159,7 +161,7 @@ def game_screen(game: Game, rnd: Round | None = None, now: datetime | None = Non
         next_number=(rnd.number + 1) if rnd else 1,
         ranking=standings.game_rows_shared(game),
         board=_board(game),
-        rack=rack_tiles(rnd) if rnd else [],
+        rack=rack_tiles(rnd, game.tournament.letter_set) if rnd else [],
         graded=graded_rounds(game.pk),
         top_overdue=rnd is not None and top_overdue(rnd, now),
         missing_count=missing,
@@ -260,12 +262,14 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
     typed = game.source == Game.Source.TYPED or bool(game.pending_rejections) or any(cancelled)
     fresh = bool(game.pending_rejections or cancelled)
     kept = ()
+    letters = game.tournament.letter_set
     if rnd is not None and not fresh:
-        kept = remaining_after(rnd.tiles, [tile for _sq, tile in rnd.placed["tiles"]])
+        kept = remaining_after(rnd.tiles, [tile for _sq, tile in rnd.placed["tiles"]], letters)
     return {
         "fresh": fresh,
         "typed_draw": typed,
-        "reliquat": rack_text(kept),
+        "reliquat": rack_text(kept, letters),
+        "multi_letter": any(len(name) > 1 for name in letters.names if name),
     }
 
 
@@ -305,7 +309,7 @@ def projection(game: Game, rnd: Round | None = None, now: datetime | None = None
         now=now,
         seconds_left=seconds_left(rnd, now) if rnd else 0.0,
         board=_board(game),
-        rack=rack_tiles(rnd) if rnd else [],
+        rack=rack_tiles(rnd, game.tournament.letter_set) if rnd else [],
         # The ranking the arbiter's screen shows, made once per change (ranking a hall is dear).
         ranking=() if running else standings.game_rows_shared(game).rows,
         sentences=round_announcement(rnd) if rnd else [],

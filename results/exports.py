@@ -66,22 +66,23 @@ def _record(game: Game, rounds: list[Round]) -> engine_record.GameRecord:
     tournament = game.tournament
     return engine_record.from_plays(
         tournament.lexicon.name,
-        [_written_rack(r.rack) for r in rounds],
+        [_written_rack(r.rack, tournament.letter_set) for r in rounds],
         [play_from_json(r.placed) for r in rounds],
         tied=[len(r.tops) for r in rounds],
         title=f"{tournament.name} — partie {game.number}",
         date=tournament.date.isoformat(),
         seed=disclosure.seed_shown(game),
+        letters=tournament.letter_set,
     )
 
 
-def _written_rack(text: str) -> RackText:
+def _written_rack(text: str, letters) -> RackText:
     """The round's rack in the record's notation.  The services write ``AEI+BLRN`` and, after a
     rejection or a cancellation, ``-BBNOORS``, as the format does; when the bag is empty and nothing
     is drawn they write ``CEJP+``, which the format writes ``CEJP`` (as the reference games do)."""
-    rack = parse_rack(text)
+    rack = parse_rack(text, letters)
     if rack.reliquat and not rack.new:
-        return RackText((), rack.reliquat)
+        return RackText((), rack.reliquat, letter_set=letters)
     return rack
 
 

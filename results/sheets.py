@@ -185,8 +185,16 @@ def game_sheet(game: Game) -> GameSheet:
                 cancelled=redrawn,
             )
         )
-    board = tuple(_cell(code) for code in game.board)
-    return GameSheet(header=_game_header(game), rounds=tuple(rounds), board=board, total=cumulated)
+    letters = game.tournament.letter_set
+    board = tuple(_cell(code, letters) for code in game.board)
+    values = None
+    if letters.code != "fr":
+        values = {
+            name: letters.values[code] for code, name in enumerate(letters.names) if name and name != "?"
+        }
+    return GameSheet(
+        header=_game_header(game), rounds=tuple(rounds), board=board, total=cumulated, tile_values=values
+    )
 
 
 def _cancelled_draws(game: Game) -> dict[int, tuple[str, ...]]:
@@ -205,8 +213,8 @@ def _rack_after_cancel(rnd: Round) -> str:
     return rnd.rack if rnd.rejections else rnd.rack.lstrip("-")
 
 
-def _cell(code: int) -> str:
-    return alphabet.char(code) if code else ""
+def _cell(code: int, letters) -> str:
+    return alphabet.char(code, letters) if code else ""
 
 
 # -- score cards ---------------------------------------------------------------------------------

@@ -114,6 +114,7 @@ def game_round(
         best=best,
         grade=grade,
         slip=slip,
+        letters=lexicon.letters,
     )
 
 

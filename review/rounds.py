@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.core.cache import cache
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.board import Board
 from engine.draw import bag_left
 from engine.grading import Grade
@@ -82,7 +83,7 @@ def best_placements(
     if stored is not None:
         return [play_from_json(data) for data in stored]
     board_tiles = [tile for tile in board.cells if tile]
-    bag = bag_left(board_tiles, rack)
+    bag = bag_left(board_tiles, rack, lexicon.letters)
     found = find_best(Position(board, rack, lexicon, first_move=first), BEST_COUNT, bag=bag)
     cache.set(key, [play_json(play) for play in found], BEST_SECONDS)
     return found
@@ -98,6 +99,7 @@ def round_view(
     best: list[Play],
     grade: Grade | None = None,
     slip: Slip | None = None,
+    letters: LetterSet = FRENCH,
 ) -> RoundView:
     """The round as reviewed.  ``grade``: the player's slip graded on this position (its ``play``
     marks the player's own move among the best); ``slip``: how it was sent and paid."""
@@ -114,9 +116,9 @@ def round_view(
         number=number,
         rack=rack,
         rejections=rejections,
-        board=board_cells(after, last=top["tiles"]),
+        board=board_cells(after, last=top["tiles"], letters=letters),
         top=top,
-        top_words=words_formed(board.cells, top["tiles"], horizontal),
+        top_words=words_formed(board.cells, top["tiles"], horizontal, letters),
         best=listed,
         slip=slip,
         percent=rounded(percent(slip.paid, top["score"])) if slip is not None else None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import alphabet
+from engine.alphabet import FRENCH, LetterSet
 from engine.board import CELLS, CENTER, LETTER_MULT, SIZE, WORD_MULT, square_name
 from engine.notation import NotationError, parse_rack, parse_slip
 from tournaments.models import Round
@@ -60,13 +61,14 @@ class Preview:
     horizontal: bool = True
 
 
-def slip_preview(cells: list[int], ref: str, word: str) -> Preview:
-    """Where the slip's letters go: from the reference's cell, one letter per square in its
-    direction, cut at the board's edge.  Only the form is read here, never the lexicon."""
+def slip_preview(cells: list[int], ref: str, word: str, letters: LetterSet = FRENCH) -> Preview:
+    """Where the slip's tiles go: from the reference's cell, one tile per square in its direction
+    (a tile of several letters, Spanish CH, on one square), cut at the board's edge.  Only the form
+    is read here, never the lexicon."""
     if not ref:
         return Preview()
     try:
-        slip = parse_slip(f"{ref} {word}")
+        slip = parse_slip(f"{ref} {word}", letters)
     except NotationError:
         return Preview()
     if slip.ref is None:
@@ -81,9 +83,11 @@ def slip_preview(cells: list[int], ref: str, word: str) -> Preview:
     return Preview(squares, str(ref), ref.horizontal)
 
 
-def board_cells(cells: list[int], preview: Preview | None = None, last: list | None = None) -> list[Cell]:
+def board_cells(
+    cells: list[int], preview: Preview | None = None, last: list | None = None, letters: LetterSet = FRENCH
+) -> list[Cell]:
     """The 225 cells to draw: premiums, the tops placed, the player's slip and the last top's tiles
-    (``last``: its ``[square, tile]`` pairs)."""
+    (``last``: its ``[square, tile]`` pairs), each tile named and valued by ``letters``."""
     preview = preview or Preview()
     last_squares = {sq for sq, _ in (last or [])}
     out = []
@@ -91,19 +95,19 @@ def board_cells(cells: list[int], preview: Preview | None = None, last: list | N
         cell = Cell(sq, _PREMIUMS[sq], last=sq in last_squares)
         tile = cells[sq] if sq < len(cells) else 0
         if tile:
-            cell.letter, cell.blank = alphabet.char(tile).upper(), alphabet.is_blank(tile)
-            cell.value = alphabet.tile_value(tile)
+            cell.letter, cell.blank = alphabet.char(tile, letters).upper(), alphabet.is_blank(tile)
+            cell.value = alphabet.tile_value(tile, letters)
         if sq in preview.squares:
             letter, lower = preview.squares[sq]
             if tile:
                 cell.mark = "over" if alphabet.letter_of(tile) == letter else "clash"
             else:
-                cell.letter, cell.blank, cell.mark = chr(64 + letter), lower, "mine"
+                cell.letter, cell.blank, cell.mark = alphabet.char(letter, letters), lower, "mine"
         out.append(cell)
     return out
 
 
-def words_formed(cells: list[int], tiles: list, horizontal: bool) -> list[str]:
+def words_formed(cells: list[int], tiles: list, horizontal: bool, letters: LetterSet = FRENCH) -> list[str]:
     """The main word and each cross word a placement forms (blanks in lower case)."""
     board = list(cells)
     new = {sq: tile for sq, tile in tiles}
@@ -111,15 +115,15 @@ def words_formed(cells: list[int], tiles: list, horizontal: bool) -> list[str]:
         board[sq] = tile
     words = []
     if new:
-        words.append(_run(board, min(new), horizontal))
+        words.append(_run(board, min(new), horizontal, letters))
     for sq in sorted(new):
-        cross = _run(board, sq, not horizontal)
+        cross = _run(board, sq, not horizontal, letters)
         if len(cross) >= 2:
             words.append(cross)
     return [w for w in words if len(w) >= 2]
 
 
-def _run(board: list[int], sq: int, horizontal: bool) -> str:
+def _run(board: list[int], sq: int, horizontal: bool, letters: LetterSet) -> str:
     step = 1 if horizontal else SIZE
     row, col = divmod(sq, SIZE)
 
@@ -129,12 +133,12 @@ def _run(board: list[int], sq: int, horizontal: bool) -> str:
     start = sq
     while inside(start - step) and board[start - step]:
         start -= step
-    letters = []
+    names = []
     s = start
     while inside(s) and board[s]:
-        letters.append(alphabet.char(board[s]))
+        names.append(alphabet.char(board[s], letters))
         s += step
-    return "".join(letters)
+    return "".join(names) if len(names) >= 2 else ""
 
 
 @dataclass(frozen=True)
@@ -147,21 +151,21 @@ class Tile:
     after_plus: bool = False
 
 
-def rack_tiles(rnd: Round) -> list[Tile]:
+def rack_tiles(rnd: Round, letters: LetterSet = FRENCH) -> list[Tile]:
     """The rack as tiles, reliquat first, new tiles marked (for large display)."""
     try:
-        rack = parse_rack(rnd.rack)
+        rack = parse_rack(rnd.rack, letters)
     except NotationError:
         return []
-    kept = [_rack_tile(t) for t in rack.reliquat]
-    new = [_rack_tile(t, new=True, after_plus=bool(kept) and i == 0) for i, t in enumerate(rack.new)]
+    kept = [_rack_tile(t, letters) for t in rack.reliquat]
+    new = [_rack_tile(t, letters, new=True, after_plus=bool(kept) and i == 0) for i, t in enumerate(rack.new)]
     return kept + new
 
 
-def _rack_tile(code: int, *, new: bool = False, after_plus: bool = False) -> Tile:
+def _rack_tile(code: int, letters: LetterSet, *, new: bool = False, after_plus: bool = False) -> Tile:
     blank = code == alphabet.BLANK
-    value = 0 if blank else alphabet.VALUES[code]
-    return Tile("" if blank else alphabet.char(code), value, blank, new, after_plus)
+    value = 0 if blank else alphabet.tile_value(code, letters)
+    return Tile("" if blank else alphabet.char(code, letters), value, blank, new, after_plus)
 
 
 def round_top(rnd: Round, board: list[int]) -> tuple[dict | None, list[str]]:
@@ -177,4 +181,4 @@ def round_top(rnd: Round, board: list[int]) -> tuple[dict | None, list[str]]:
     board = list(board)
     for sq, _tile in top["tiles"]:
         board[sq] = 0
-    return top, words_formed(board, top["tiles"], horizontal)
+    return top, words_formed(board, top["tiles"], horizontal, rnd.game.tournament.letter_set)

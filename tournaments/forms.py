@@ -12,12 +12,14 @@ from engine.categories import categories
 from engine.lexicon import DEFAULT_NAME, LexiconError
 from engine.lexicon.normalize import check_file_size
 from engine.messages import Message
+from lexicons.files import SHIPPED
+from lexicons.loaded import lexicon_default_row
 from lexicons.models import LexiconList
 from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments.models import MAX_TABLE, Player, Tournament
+from tournaments.models import LETTER_SETS, MAX_TABLE, Player, Tournament
 from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -39,8 +41,17 @@ class IdChoiceField(forms.ModelChoiceField):
         return super().to_python(value)
 
 
+class LexiconChoiceField(IdChoiceField):
+    """A word list, named with its letter set when it is not French."""
+
+    def label_from_instance(self, obj) -> str:
+        return (
+            str(obj) if obj.letters == "fr" else f"{obj} · {dict(LETTER_SETS).get(obj.letters, obj.letters)}"
+        )
+
+
 class TournamentForm(forms.ModelForm):
-    lexicon = IdChoiceField(
+    lexicon = LexiconChoiceField(
         LexiconList.objects.order_by("name", "id"),
         label=_("dictionnaire"),
         required=False,
@@ -69,6 +80,7 @@ class TournamentForm(forms.ModelForm):
             "date",
             "place",
             "club",
+            "letters",
             "round_seconds",
             "grading",
             "warning_threshold",
@@ -104,9 +116,18 @@ class TournamentForm(forms.ModelForm):
                 )
         if default_lexicon is not None:
             self.fields["lexicon"].initial = default_lexicon.pk
+        # A form sent without it (a script, a page of an earlier version) plays the French set.
+        self.fields["letters"].required = False
+        self.fields["letters"].help_text = _(
+            "Les lettres du sac et leurs valeurs. Le dictionnaire doit être écrit pour ce jeu ; "
+            "la liste livrée par l'application est remplacée par celle de ce jeu."
+        )
         # Said beside the choice (§6): the shipped list is not the ODS the clubs play.
         self.shipped_name = DEFAULT_NAME
         self.fields["lexicon"].widget.attrs["aria-describedby"] = "lexicon-notice"
+
+    def clean_letters(self) -> str:
+        return self.cleaned_data.get("letters") or "fr"
 
     def clean_lexicon_file(self):
         """The list's name and bytes, refused by its size before it is read (the other limits:
@@ -122,9 +143,28 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if not cleaned.get("lexicon_file"):
+            self._lexicon_of_letters(cleaned)
         if not cleaned.get("lexicon") and not cleaned.get("lexicon_file"):
             self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
         return cleaned
+
+    def _lexicon_of_letters(self, cleaned: dict) -> None:
+        """The list chosen, of the letter set chosen: a shipped list left as offered while another
+        set is chosen becomes that set's shipped list; a club's list of another set is refused."""
+        letters, lexicon = cleaned.get("letters"), cleaned.get("lexicon")
+        if letters is None or lexicon is None or lexicon.letters == letters:
+            return
+        if lexicon.path.startswith(SHIPPED):
+            shipped = lexicon_default_row(letters)
+            if shipped is not None:
+                cleaned["lexicon"] = shipped
+                return
+            message = Message("lexicon_none_shipped", {"letters": letters})
+        else:
+            message = Message("lexicon_other_letters", {"name": lexicon.name, "letters": lexicon.letters})
+        cleaned.pop("lexicon", None)
+        self.add_error("lexicon", message.text(interface_language()))
 
     def tournament_fields(self) -> dict:
         fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
@@ -153,7 +193,8 @@ class TournamentSettingsForm(TournamentForm):
 
     def clean(self):
         cleaned = forms.ModelForm.clean(self)
-        if not cleaned.get("lexicon"):
+        self._lexicon_of_letters(cleaned)
+        if not cleaned.get("lexicon") and "lexicon" not in self.errors:
             self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
         return cleaned
 
@@ -262,7 +303,7 @@ class DrawForm(forms.Form):
     rack = forms.CharField(
         label=_("tirage saisi"),
         required=False,
-        max_length=20,
+        max_length=40,
         help_text=_("les nouvelles lettres seulement (le reliquat reste) ; un rejet : - et sept lettres"),
     )
 

@@ -11,6 +11,12 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.alphabet import LetterSet
+from engine.lettersets import letter_set
+
+#: The letter sets a tournament plays (``engine.lettersets``), each named in its own language.
+LETTER_SETS = [("fr", "Français"), ("es", "Español"), ("ca", "Català"), ("en", "English")]
+
 
 def new_token() -> str:
     """A player's secret: 192 random bits, URL-safe; never derived from an id."""
@@ -68,6 +74,9 @@ class Tournament(models.Model):
     place = models.CharField(_("lieu"), max_length=120, blank=True)
     #: The club that organises the tournament: the results files and sheets name it.
     club = models.CharField(_("club organisateur"), max_length=120, blank=True)
+    #: The game's tiles (``engine.lettersets``): the word lists offered follow it, and it is fixed
+    #: once a game has started (``services.registration.tournament_locked``).
+    letters = models.CharField(_("jeu de lettres"), max_length=8, choices=LETTER_SETS, default="fr")
     lexicon = models.ForeignKey(
         "lexicons.LexiconList", on_delete=models.PROTECT, verbose_name=_("dictionnaire")
     )
@@ -105,6 +114,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def letter_set(self) -> LetterSet:
+        """The engine's set of this tournament's tiles."""
+        return letter_set(self.letters)
 
 
 #: Table numbers as players, cards and paper slips carry them.

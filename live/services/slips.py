@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.grading import Grade
 from engine.notation import NotationError, parse_slip
 from live import room
@@ -60,7 +61,7 @@ def submission_record(
 def submission_prepare(*, player: Player, round_id: int, text: str, now) -> dict:
     """What ``submission_record`` does before any lock: the slip read (refused when unreadable) and
     graded early, as the fields its row will hold."""
-    slip = parse_slip_text(text)
+    slip = parse_slip_text(text, player.tournament.letter_set)
     fields = {
         "ref": str(slip.ref) if slip.ref else "",
         "word": str(slip.word),
@@ -294,9 +295,10 @@ def _grade_key(rnd: Round, slip_text: str) -> tuple:
     )  # fmt: skip
 
 
-def parse_slip_text(text: str):
+def parse_slip_text(text: str, letters: LetterSet = FRENCH):
+    """The slip read in the tournament's letter set; ``slip_unreadable`` when it cannot be."""
     try:
-        return parse_slip(text)
+        return parse_slip(text, letters)
     except NotationError as error:
         raise ServiceError.because("slip_unreadable", error.message) from None
 
@@ -345,7 +347,7 @@ def submission_correct(*, round_id: int, player: Player, text: str, user) -> Sub
 
 def submission_correct_logged(*, round_id: int, player: Player, text: str, user) -> SubmissionChange:
     """``submission_correct``, answering the correction it logged (its ``submission`` the slip)."""
-    slip = parse_slip_text(text)
+    slip = parse_slip_text(text, player.tournament.letter_set)
     early = _graded_early(round_id, _slip_fields(slip))
     with writing():
         _hold(player)  # before the round, as a slip does: a removal waiting for one waits for neither
@@ -450,16 +452,17 @@ def submission_correction_undo(*, round_id: int, user) -> Submission | None:
     again, or removed when the arbiter had typed one where there was none; each undo is logged.
     Any graded round's, as ``submission_correct``; the slip restored graded before the lock."""
     seen = _last_change(round_id)
+    letters = Round.objects.select_related("game__tournament").get(pk=round_id).game.tournament.letter_set
     early = None
     if seen is not None and seen.before is not None:
-        early = _graded_early(round_id, _slip_fields(parse_slip_text(seen.before["slip"])))
+        early = _graded_early(round_id, _slip_fields(parse_slip_text(seen.before["slip"], letters)))
     with writing():
         rnd = _round_over(round_id)
         change = _last_change(rnd.pk)
         if change is None:
             raise ServiceError("undo_nothing")
         if change.before is not None:
-            slip = parse_slip_text(change.before["slip"])
+            slip = parse_slip_text(change.before["slip"], letters)
             same = seen is not None and change.pk == seen.pk
             sub, before = _apply(rnd, change.player, slip, user, early if same else None)
         else:

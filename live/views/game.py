@@ -227,9 +227,9 @@ def _after_slip(request, rnd: Round, error: str = "", focus: str = "", read: dic
 def slip_enter(request, pk: int):
     """A paper slip typed by keyboard, or a graded slip corrected in place: of any graded round,
     while the next one runs and after the game."""
-    form = SlipForm(request.POST)
-    focus = "paper" if request.POST.get("paper") else ""
     rnd = get_object_or_404(Round.objects.select_related("game__tournament"), pk=pk)
+    form = SlipForm(request.POST, letters=rnd.game.tournament.letter_set)
+    focus = "paper" if request.POST.get("paper") else ""
     if not form.is_valid():
         return _after_slip(request, rnd, _form_errors(form), focus)
     try:

@@ -226,10 +226,10 @@ def _status_response(request, context) -> HttpResponse:
     return HttpResponse(render_to_string("live/partials/_player_poll.html", context, request))
 
 
-def _slip_text(post, fisf: bool) -> str:
+def _slip_text(post, fisf: bool, letters) -> str:
     """The slip as one line: ``H4 JOINTA?`` typed in one field, the claimed score (FISF) in its own,
-    read as the engine's ``H4 JOINTa 34`` (``phone.slip_text``)."""
-    return phone.slip_text(post.get("slip", ""), post.get("claimed", ""), fisf=fisf)
+    read as the engine's ``H4 JOINTa 34`` (``phone.slip_text``) in the tournament's letter set."""
+    return phone.slip_text(post.get("slip", ""), post.get("claimed", ""), fisf=fisf, letters=letters)
 
 
 def _request_id(post, text: str) -> str:
@@ -256,7 +256,7 @@ def slip_answer(request, player):
     in its ``data-slip-*``), a form sent without it with the page.  ``live.slipgate`` calls
     it before Django's middlewares."""
     fisf = player.tournament.grading == Grading.FISF
-    text = _slip_text(request.POST, fisf)
+    text = _slip_text(request.POST, fisf, player.tournament.letter_set)
     error, round_id, stored = None, None, None
     request_id = _request_id(request.POST, text)
     now = arrival.received_at(request)

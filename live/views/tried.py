@@ -63,10 +63,13 @@ def player_tried(request, token: str):
         return _said(Message("tried_round_unknown"), 400)
     if rnd.status not in _PLAYED or rnd.started_at is None:
         return _said(Message("tried_round_not_played", {"number": rnd.number}), 400)
-    text = phone.slip_text(sent.slip, sent.claimed, fisf=player.tournament.grading == Grading.FISF)
+    letters = player.tournament.letter_set
+    text = phone.slip_text(
+        sent.slip, sent.claimed, fisf=player.tournament.grading == Grading.FISF, letters=letters
+    )
     request_id = _request_id({"request_id": sent.request_id}, text)
     try:
-        parse_slip_text(text)
+        parse_slip_text(text, letters)
         stored = live_services.submission_record(
             player=player, round_id=rnd.pk, text=text, request_id=request_id, now=now
         )

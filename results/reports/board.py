@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
-from engine.alphabet import VALUES
+from engine.alphabet import FRENCH
 from engine.board import CELLS, CENTER, LETTER_MULT, SIZE, WORD_MULT
 from results.reports.layout import BOLD, FONT
 from results.reports.text import labels, pdf_text
@@ -24,6 +24,9 @@ BLANK_INK = colors.HexColor("#c0251d")
 LINE = colors.HexColor("#8a8a8a")
 KEY = ((TW, "tw_long"), (DW, "dw_long"), (TL, "tl_long"), (DL, "dl_long"), (colors.white, "blank_long"))
 
+#: The French set's points by tile name: a board's values when its sheet names no other set.
+FRENCH_VALUES = {name: FRENCH.values[code] for code, name in enumerate(FRENCH.names) if name and name != "?"}
+
 #: (word multiplier, letter multiplier) → (fill, label key, label colour).
 PREMIUMS = {
     (3, 1): (TW, "tw", colors.white),
@@ -36,18 +39,27 @@ PREMIUMS = {
 class BoardGrid(Flowable):
     """The board with its title above and its colour key below.
 
-    ``cells``: 225 strings, "" empty, "A".."Z" a tile, "a".."z" a blank; rows A–O, columns 1–15. The
-    squares take what room is left on the page, between ``smallest`` and ``largest`` points: a board
-    that would be smaller goes to the next page, where it is drawn at full size.
+    ``cells``: 225 strings, "" empty, a tile's name in upper case ("A", "CH"), a blank's in lower case;
+    rows A–O, columns 1–15.  ``values``: each tile's points by its name (the French set's by default).
+    The squares take what room is left on the page, between ``smallest`` and ``largest`` points: a
+    board that would be smaller goes to the next page, where it is drawn at full size.
     """
 
     TITLE, LEGEND = 20, 16
 
-    def __init__(self, cells: Sequence[str], lang: str, smallest: float = 17, largest: float = 27):
+    def __init__(
+        self,
+        cells: Sequence[str],
+        lang: str,
+        smallest: float = 17,
+        largest: float = 27,
+        values: Mapping[str, int] | None = None,
+    ):
         super().__init__()
         if len(cells) != CELLS:
             raise ValueError("a board has 225 cells")
         self.cells, self.lang, self.smallest, self.largest = cells, lang, smallest, largest
+        self.values = values if values is not None else FRENCH_VALUES
         self.square = self.margin = self.width = 0.0
 
     def wrap(self, available_width, available_height):
@@ -134,11 +146,12 @@ class BoardGrid(Flowable):
         c.setLineWidth(0.8 if blank else 0.6)
         c.roundRect(x + pad, y + pad, s - 2 * pad, s - 2 * pad, s * 0.12, stroke=1, fill=1)
         c.setFillColor(BLANK_INK if blank else colors.black)
-        c.setFont(FONT if blank else BOLD, s * 0.56)
+        c.setFont(FONT if blank else BOLD, s * (0.56 if len(letter) == 1 else 0.38))
         c.drawCentredString(x + s * (0.5 if blank else 0.42), y + s * 0.28, pdf_text(letter))
-        if not blank and "A" <= letter <= "Z":
+        value = None if blank else self.values.get(letter)
+        if value is not None:
             c.setFont(FONT, s * 0.24)
-            c.drawRightString(x + s - pad * 2, y + pad * 2, str(VALUES[ord(letter) - 64]))
+            c.drawRightString(x + s - pad * 2, y + pad * 2, str(value))
 
 
 def _star_points(cx: float, cy: float, radius: float):

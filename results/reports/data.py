@@ -107,10 +107,13 @@ class GameRound:
 class GameSheet:
     header: SheetHeader
     rounds: tuple[GameRound, ...]
-    #: The final board, row by row (A1, A2 … O15): "" empty, "A".."Z" a tile, "a".."z" a blank.
+    #: The final board, row by row (A1, A2 … O15): "" empty, a tile's name ("A", "CH"), a blank's in
+    #: lower case.
     board: tuple[str, ...]
     #: The top of the game.
     total: int
+    #: Each tile's points by its name, for the board (None: the French set's).
+    tile_values: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)

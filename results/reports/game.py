@@ -48,7 +48,7 @@ def game_section(sheet: GameSheet) -> Section:
             Spacer(0, 3),
             Paragraph(t["rack_legend"], SMALL),
             Spacer(0, 6),
-            BoardGrid(sheet.board, header.lang),
+            BoardGrid(sheet.board, header.lang, values=sheet.tile_values),
         ],
     )
 

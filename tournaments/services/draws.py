@@ -61,7 +61,9 @@ def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOut
     attempts = game.rounds.filter(number=number).count()
     # After a rejection or a cancelled draw of this round, every tile went back: no reliquat.
     fresh = bool(game.pending_rejections) or attempts > 0
-    draw = _Draw(game, number, attempts + 1, () if fresh else _reliquat(last), fresh)
+    draw = _Draw(
+        game, number, attempts + 1, () if fresh else _reliquat(last, game.tournament.letter_set), fresh
+    )
     if game.source == Game.Source.PREPARED:
         return draw.prepared()
     if typed is not None or game.source == Game.Source.TYPED:
@@ -69,12 +71,12 @@ def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOut
     return draw.random()
 
 
-def _reliquat(last: Round | None) -> tuple[int, ...]:
+def _reliquat(last: Round | None, letters) -> tuple[int, ...]:
     """The tiles the last round's top left on the rack (§3.1.2)."""
     if last is None:
         return ()
     used = play_from_json(last.placed).rack_used if last.placed else ()
-    return engine_draw.remaining_after(last.tiles, used)
+    return engine_draw.remaining_after(last.tiles, used, letters)
 
 
 class _Draw:
@@ -83,7 +85,8 @@ class _Draw:
     def __init__(self, game: Game, number: int, attempt: int, reliquat: tuple[int, ...], fresh: bool):
         self.game, self.number, self.attempt = game, number, attempt
         self.reliquat, self.fresh = reliquat, fresh
-        self.bag = engine_draw.Bag(game.bag)
+        self.letters = game.tournament.letter_set
+        self.bag = engine_draw.Bag(game.bag, self.letters)
 
     def random(self) -> DrawOutcome:
         rng = random.Random(f"{self.game.seed}:{self.game.draws}")
@@ -109,7 +112,7 @@ class _Draw:
         if rack.rejection is not None:
             return self._rejected(rack)
         self.bag.take(rack.new)
-        draw = engine_draw.Draw(rack.reliquat, rack.new, rejected=rack.rejected)
+        draw = engine_draw.Draw(rack.reliquat, rack.new, rejected=rack.rejected, letters=self.letters)
         return self.stands(draw, moves=moves, typed=True)
 
     def _rejected(self, rack) -> DrawOutcome:
@@ -126,8 +129,11 @@ class _Draw:
         if self.number > len(rounds) and self.game.growing:
             raise ServiceError("draw_waits_for_lead", number=self.number)
         if self.number > len(rounds):
-            return self.stands(engine_draw.Draw(self.reliquat, end=engine_draw.EndReason.ALL_PLAYED))
-        rack = parse_rack(rounds[self.number - 1]["rack"])
+            ended = engine_draw.Draw(
+                self.reliquat, end=engine_draw.EndReason.ALL_PLAYED, letters=self.letters
+            )
+            return self.stands(ended)
+        rack = parse_rack(rounds[self.number - 1]["rack"], self.letters)
         reliquat = self.reliquat
         if rack.rejected:
             self.bag.put_back(reliquat)
@@ -139,7 +145,9 @@ class _Draw:
             self.bag.take(new)
         except ValueError:  # the board left the record (a game placed off it): said, never a 500
             raise ServiceError("draw_record_impossible", number=self.number) from None
-        return self.stands(engine_draw.Draw(reliquat, tuple(new), rejected=rack.rejected))
+        return self.stands(
+            engine_draw.Draw(reliquat, tuple(new), rejected=rack.rejected, letters=self.letters)
+        )
 
     def stands(self, result: engine_draw.Draw, *, moves=None, typed: bool = False) -> DrawOutcome:
         """The round drawn (or the game ended, §3.2), with the rejections made on the way."""
@@ -157,7 +165,7 @@ class _Draw:
             attempt=self.attempt,
             rack=result.rack_text,
             tiles=list(result.tiles),
-            rejections=[p["rack"] for p in pending] + [rack_text(r) for r in result.rejections],
+            rejections=[p["rack"] for p in pending] + [rack_text(r, self.letters) for r in result.rejections],
             rejection_reasons=[p["reason"] for p in pending] + [r.value for r in result.rejection_reasons],
             typed=typed,
             **(moves.top_fields(game, result.tiles) if moves else {}),
@@ -226,7 +234,7 @@ def _cancel_locked(round_id: int) -> DrawOutcome:
 def _redeal(game: Game, rnd: Round) -> DrawOutcome:
     """A prepared game's round cancelled: its new tiles go back and the record's same rack is drawn
     again, the reliquat kept as written, so the announcement is the record's (§3.3.1, §5)."""
-    kept = parse_rack(rnd.rack).reliquat
+    kept = parse_rack(rnd.rack, game.tournament.letter_set).reliquat
     drawn = list(rnd.tiles)
     for tile in kept:
         drawn.remove(tile)

@@ -24,6 +24,8 @@ def game_follow(*, tournament: Tournament, lead_id: int) -> Game:
     """A centre's game following the lead centre's game ``lead_id``: every rack the lead has drawn so
     far reaches it at once (a centre that joins late plays the rounds in order)."""
     record = {"format": engine_record.FORMAT, "lexicon": tournament.lexicon.name, "rounds": []}
+    if tournament.letters != "fr":
+        record |= {"format": engine_record.FORMAT_2, "letters": tournament.letters}
     record["follows_lead"] = True
     with writing():
         game = _new_game(tournament, source=Game.Source.PREPARED, seed=0, prepared=record, growing=True)
@@ -88,7 +90,7 @@ def _same_rack(mine: Round, lead_rounds: list[dict]) -> bool:
     """The centre's round holds the rack the lead's round of that number holds now."""
     if mine.number > len(lead_rounds):
         return False
-    theirs = parse_rack(lead_rounds[mine.number - 1]["rack"]).tiles
+    theirs = parse_rack(lead_rounds[mine.number - 1]["rack"], mine.game.tournament.letter_set).tiles
     return sorted(theirs) == sorted(mine.tiles)
 
 

@@ -51,7 +51,7 @@ def _new_game(tournament: Tournament, **fields) -> Game:
     """The tournament's next game, a full bag and an empty board."""
     with writing():
         number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        bag, board = list(engine_draw.Bag.full().tiles()), Board().cells
+        bag, board = list(engine_draw.Bag.full(tournament.letter_set).tiles()), Board().cells
         return Game.objects.create(tournament=tournament, number=number, bag=bag, board=board, **fields)
 
 
@@ -59,9 +59,10 @@ def game_end_if_over(game: Game, last: Round) -> bool:
     """§3.2 after a top is placed: the game is over when the unplayed tiles (bag + reliquat) can no
     longer make a rack, or a prepared game has no round left.  The game then says so at once: no
     "draw the next round" remains.  Called inside the placing transaction."""
+    letters = game.tournament.letter_set
     used = last.placed["tiles"] if last.placed else []
-    reliquat = engine_draw.remaining_after(last.tiles, [tile for _sq, tile in used])
-    reason = engine_draw.game_over(tuple(game.bag) + reliquat)
+    reliquat = engine_draw.remaining_after(last.tiles, [tile for _sq, tile in used], letters)
+    reason = engine_draw.game_over(tuple(game.bag) + reliquat, letters)
     played_all = game.source == Game.Source.PREPARED and last.number >= len(game.prepared["rounds"])
     if reason is None and played_all and not game.growing:
         reason = engine_draw.EndReason.ALL_PLAYED

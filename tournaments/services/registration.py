@@ -20,7 +20,7 @@ from tournaments.models import Player, Round, Submission, Tournament, new_join_c
 #: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
 #: so that no graded slip would be graded otherwise.  The others only change how results are counted
 #: and ranked (computed afresh), or the rounds still to come.
-LOCKED_ONCE_PLAYED = ("lexicon", "grading", "grace_seconds")
+LOCKED_ONCE_PLAYED = ("letters", "lexicon", "grading", "grace_seconds")
 
 
 def tournament_create(
@@ -32,6 +32,7 @@ def tournament_create(
     if warning_threshold is None:
         seconds = fields.get("round_seconds", Tournament.RoundTime.STANDARD)
         warning_threshold = engine_grading.warning_threshold(seconds)
+    _same_letters(lexicon, fields.get("letters", "fr"))
     return Tournament.objects.create(
         created_by=created_by,
         owner=owner or home_club(created_by),
@@ -54,9 +55,15 @@ def tournament_create_with_list(
     owner = owner or home_club(created_by)
     if list_file is not None:
         name, data = list_file
-        lexicon = lexicon_upload(name=name, data=data, club=owner)
+        lexicon = lexicon_upload(name=name, data=data, club=owner, letters=fields.get("letters", "fr"))
     with writing():
         return tournament_create(created_by=created_by, lexicon=lexicon, owner=owner, **fields)
+
+
+def _same_letters(lexicon: LexiconList, letters: str) -> None:
+    """A tournament plays a list of its own letter set (``LexiconList.letters``)."""
+    if lexicon.letters != letters:
+        raise ServiceError("lexicon_other_letters", name=lexicon.name, letters=lexicon.letters)
 
 
 def tournament_locked(tournament: Tournament) -> tuple[str, ...]:
@@ -73,6 +80,8 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
         changed = [name for name in locked if getattr(stored, name) != fields[name]]
         if changed:
             raise ServiceError("tournament_locked", field=changed[0])
+        if "letters" in fields or "lexicon" in fields:
+            _same_letters(fields.get("lexicon", stored.lexicon), fields.get("letters", stored.letters))
         if "warning_threshold" in fields and fields["warning_threshold"] is None:
             seconds = fields.get("round_seconds", stored.round_seconds)
             fields["warning_threshold"] = engine_grading.warning_threshold(seconds)

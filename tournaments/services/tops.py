@@ -107,7 +107,7 @@ def _prepared_first(game: Game, position: Position, number: int, order: list[dic
     written = lead_entry(game, number)
     if written is None or "word" not in written:
         return order
-    typed = parse_word(written["word"])
+    typed = parse_word(written["word"], game.tournament.letter_set)
     tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
     play = evaluate(position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack)
     if isinstance(play, Illegal):

@@ -112,7 +112,7 @@ def player_board_cells(cells, kind: str = "grid") -> SafeString:
             out.append(_ROW.format(lab="lab", row=_text(cell.row_label)))
         classes = "c " + cell.premium
         if cell.letter:
-            classes += " t"
+            classes += " t" if len(cell.letter) == 1 else " t w2"
         if cell.blank:
             classes += " b"
         if cell.mark:
@@ -140,7 +140,7 @@ def board_rows(cells) -> SafeString:
         classes = "sq " + cell.premium if cell.premium and not cell.letter else "sq"
         content = ""
         if cell.letter:
-            classes += " tile"
+            classes += " tile" if len(cell.letter) == 1 else " tile w2"
             if cell.blank:
                 classes += " blank"
             if cell.last:

@@ -32,8 +32,9 @@ def _rack(tiles: tuple[tuple[str, int], ...], language: str) -> SafeString:
                 items.append(f'<li class="tile joker"><span aria-hidden="true">?</span>{joker}</li>')
                 continue
             points = escape(ngettext("%(counter)s point", "%(counter)s points", value) % {"counter": value})
+            wide = " w2" if len(letter) > 1 else ""
             items.append(
-                f'<li class="tile">{escape(letter)}<sub aria-hidden="true">{value}</sub>'
+                f'<li class="tile{wide}">{escape(letter)}<sub aria-hidden="true">{value}</sub>'
                 f'<span class="sr">, {points}</span></li>'
             )
     return mark_safe("".join(items))

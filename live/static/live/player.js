@@ -172,9 +172,25 @@
      letter knows where its "?" goes in the word.  Null for a character the preview cannot show:
      the server's sentence will explain it. */
   function wordLetters(word) {
-    var out = [], last = null;
-    for (var i = 0; i < word.length; i++) {
-      var ch = word.charAt(i);
+    var long = setTiles(), out = [], last = null, i = 0;
+    while (i < word.length) {
+      var ch = word.charAt(i), hit = null;
+      if (long.length && ch === "[") { // a tile written in brackets: [CH]
+        var close = word.indexOf("]", i), inner = close > i ? word.slice(i + 1, close).toUpperCase() : "";
+        if (!(long.indexOf(inner) >= 0 || /^[A-Z]$/.test(inner))) return null;
+        last = { letter: inner, joker: false, end: close + 1 };
+        out.push(last);
+        i = close + 1;
+        continue;
+      }
+      var rest = word.slice(i).toUpperCase();
+      for (var k = 0; k < long.length && !hit; k++) if (rest.indexOf(long[k]) === 0) hit = long[k];
+      if (hit) { // a tile of several letters, or a letter the set keeps (Ñ): cut as the server cuts
+        last = { letter: hit, joker: false, end: i + hit.length };
+        out.push(last);
+        i += hit.length;
+        continue;
+      }
       var base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase();
       if (/^[A-Z]$/.test(base)) {
         last = { letter: base, joker: false, end: i + 1 };
@@ -186,8 +202,16 @@
       } else {
         return null;
       }
+      i++;
     }
     return out;
+  }
+
+  /* The tournament's tiles that are not one plain letter (CH, LL, Ñ), longest first: the slip
+     field carries them (live/phone.py tile_names); none in the French set. */
+  function setTiles() {
+    var field = $("slip-text");
+    try { return JSON.parse((field && field.dataset.tiles) || "[]"); } catch (e) { return []; }
   }
 
   function cellAt(board, at, i) {

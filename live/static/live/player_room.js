@@ -145,34 +145,41 @@
     var receipt = $("player-receipt"), out = {};
     var at = receipt && receipt.dataset.slipRef ? refCell(receipt.dataset.slipRef) : null;
     if (!at) return out;
-    var word = receipt.dataset.slipWord || "";
-    for (var i = 0; i < word.length; i++) {
+    /* One tile per square: a tile of several letters is written in brackets (CO[CH]E). */
+    var tiles = (receipt.dataset.slipWord || "").match(/\[[^\]]*\]|[^\[\]]/g) || [];
+    for (var i = 0; i < tiles.length; i++) {
       var r = at.across ? at.row : at.row + i, c = at.across ? at.col + i : at.col;
       if (r >= SIZE || c >= SIZE) break;
-      var ch = word.charAt(i);
+      var ch = tiles[i].replace(/^\[|\]$/g, "");
       out[r * SIZE + c] = { letter: ch.toUpperCase(), joker: ch !== ch.toUpperCase() };
     }
     return out;
+  }
+
+  /* The board as pushed: 225 characters, or 225 texts where a set has tiles of several letters. */
+  function squareText(b, sq) {
+    return typeof b === "string" ? b.charAt(sq) : String(b[sq] || ".");
   }
 
   var PREMIUMS = ["tw", "dw", "star", "tl", "dl"];
 
   function paintBoard(message) {
     var board = $("player-board");
-    if (!board || typeof message.b !== "string" || message.b.length !== SIZE * SIZE) return;
+    var b = message.b;
+    if (!board || !(typeof b === "string" || Array.isArray(b)) || b.length !== SIZE * SIZE) return;
     var words = {};
     try { words = JSON.parse(board.dataset.words || "{}"); } catch (e) { words = {}; }
     var last = {};
     (message.l || []).forEach(function (sq) { last[sq] = true; });
     var mine = message.pl ? {} : storedSlip();
     Array.prototype.forEach.call(board.querySelectorAll("[data-sq]"), function (cell) {
-      var sq = +cell.dataset.sq, ch = message.b.charAt(sq), tile = ch !== ".";
+      var sq = +cell.dataset.sq, ch = squareText(b, sq), tile = ch !== ".";
       var letter = tile ? ch.toUpperCase() : "", blank = tile && ch !== letter, mark = "";
       var slip = mine[sq];
       if (slip && tile) mark = slip.letter === letter ? "over" : "clash";
       else if (slip) { letter = slip.letter; blank = slip.joker; mark = "mine"; }
       var premium = PREMIUMS.filter(function (p) { return cell.classList.contains(p); })[0] || "";
-      var classes = "c " + premium + (letter ? " t" : "") + (blank ? " b" : "") + (mark ? " " + mark : "") +
+      var classes = "c " + premium + (letter ? (letter.length > 1 ? " t w2" : " t") : "") + (blank ? " b" : "") + (mark ? " " + mark : "") +
         (last[sq] ? " last" : "");
       var name = ROWS.charAt(Math.floor(sq / SIZE)) + (sq % SIZE + 1) + (premium ? ", " + (words[premium] || "") : "");
       var label = letter ? name + ", " + letter + (blank ? ", " + words.joker : "") +
@@ -195,7 +202,7 @@
       letters[+cell.dataset.sq] = letter ? (cell.classList.contains("b") ? letter.toLowerCase() : letter) : ".";
       if (cell.classList.contains("last")) last.push(+cell.dataset.sq);
     });
-    paintBoard({ b: letters.join(""), l: last, pl: false });
+    paintBoard({ b: letters, l: last, pl: false });
   }
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -1,0 +1,122 @@
+"""A tournament in another letter set (``../shared/rules/letters.md``): its word list read in that set,
+a rack typed with a two-letter tile in brackets, a phone's slip ``H8 CHAO`` read as the tiles CH A O
+and graded, and the tile shown as one square on the board and the phone."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.lettersets import SPANISH
+from lexicons.files import lexicon_file
+from lexicons.loaded import engine_lexicon, lexicon_default_row
+from lexicons.services import lexicon_upload
+from live import broadcast
+from live import services as live_services
+from live.phone import slip_text, typed_slip
+from server.writes import ServiceError
+from tournaments import services
+from tournaments.boards import board_cells
+from tournaments.models import Round, Submission
+
+#: A few Spanish words (two with the CH tile, one with LL, one with Ñ) and one the set cannot spell.
+WORDS = "chao\ncoche\nllama\nperro\naño\nmola\npelo\nlema\nkiwi\n"
+
+
+@pytest.fixture
+def spanish_list(db):
+    return lexicon_upload(name="es-prueba", data=WORDS.encode(), letters="es")
+
+
+@pytest.fixture
+def torneo(arbiter, spanish_list):
+    return services.tournament_create(
+        created_by=arbiter, lexicon=spanish_list, letters="es", name="Torneo", date=datetime.date(2027, 3, 1)
+    )
+
+
+def test_a_list_is_read_in_its_set_stored_with_its_two_letter_tiles_in_brackets_and_read_back_alike(
+    spanish_list,
+):
+    assert (spanish_list.letters, spanish_list.word_count, spanish_list.unspellable) == ("es", 8, 1)
+    stored = lexicon_file(spanish_list.path).read_text(encoding="utf-8").split()
+    assert "[CH]AO" in stored and "[LL]AMA" in stored and "AÑO" in stored and "KIWI" not in stored
+    lexicon = engine_lexicon(spanish_list)
+    assert lexicon.letters is SPANISH
+    assert "COCHE" in lexicon and "CHAO" in lexicon and "KIWI" not in lexicon
+    # The same words sent again: the same list; sent for the French set: another list.
+    assert lexicon_upload(name="again", data=WORDS.encode(), letters="es").pk == spanish_list.pk
+    french = lexicon_upload(name="fr", data=b"chao\nmola\n", letters="fr")
+    assert french.letters == "fr" and french.pk != spanish_list.pk
+
+
+def test_a_tournament_plays_only_a_list_of_its_own_set(arbiter, spanish_list):
+    with pytest.raises(ServiceError) as refused:
+        services.tournament_create(
+            created_by=arbiter,
+            lexicon=lexicon_default_row(),
+            letters="es",
+            name="T",
+            date=datetime.date.today(),
+        )
+    assert refused.value.message.code == "lexicon_other_letters"
+    with pytest.raises(ServiceError):
+        services.tournament_create(
+            created_by=arbiter, lexicon=spanish_list, name="T", date=datetime.date.today()
+        )  # French by default
+
+
+def test_a_rack_typed_with_a_bracketed_tile_a_slip_typed_plainly_graded_and_shown_as_one_tile(torneo):
+    player = services.player_register(tournament=torneo, name="Ana")
+    game = services.game_start(tournament=torneo, typed=True)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="[CH]AOLMPE").round
+    assert rnd is not None and rnd.rack == "[CH]AOLMPE" and len(rnd.tiles) == 7
+    rnd = services.round_start(round_id=rnd.pk)
+    assert rnd.top_score == (5 + 1 + 1) * 2  # CH A O across the star (double word)
+
+    text = slip_text("h8 chao", fisf=False, letters=torneo.letter_set)
+    assert text == "H8 CHAO"
+    player.refresh_from_db()
+    live_services.submission_record(player=player, round_id=rnd.pk, text=text)
+    services.round_close(round_id=rnd.pk, now=rnd.deadline + datetime.timedelta(seconds=60))
+    sub = Submission.objects.get(round=rnd, player=player)
+    assert (sub.word, sub.paid) == ("[CH]AO", 14)
+    assert typed_slip(sub.slip_text()) == sub.slip_text()
+
+    services.round_place_top(round_id=rnd.pk)
+    game.refresh_from_db()
+    cells = board_cells(game.board, letters=torneo.letter_set)
+    placed = [c for c in cells if c.letter]
+    assert [(c.letter, c.value) for c in placed][:1] in ([("CH", 5)], [("A", 1)], [("O", 1)])
+    assert {c.letter for c in placed} == {"CH", "A", "O"}
+    assert "CH" in broadcast.board_text(game.board, torneo.letter_set)
+
+    page = Client().get(reverse("live:player_page", args=[player.token])).content.decode()
+    assert " w2" in page and ">CH<" in page
+
+
+def test_a_joker_standing_for_a_two_letter_tile_is_marked_on_the_tile():
+    assert slip_text("h8 coch?e", fisf=False, letters=SPANISH) == "H8 COchE"
+    assert slip_text("h8 co[ch]?e", fisf=False, letters=SPANISH) == "H8 CO[ch]E"
+    assert typed_slip("H8 CO[ch]E") == "H8 CO[CH]?E"
+    assert slip_text("h4 jointa?", "34", fisf=True) == "H4 JOINTa 34"
+
+
+def test_the_form_offers_the_set_and_refuses_a_club_list_of_another_set(arbiter_client, spanish_list):
+    french = lexicon_upload(name="ODS", data=b"chao\nmola\n", letters="fr")
+    form = {
+        "name": "Open", "date": "2027-04-03", "place": "Salle", "letters": "es", "lexicon": french.pk,
+        "round_seconds": 120, "grading": "computed", "warning_threshold": 3, "warning_penalty": 5,
+        "solo_value": 10, "solo_min_players": 16, "grace_seconds": 2, "percent_base": "total",
+        "tie_break": "last", "aggregate": "average", "sheet_language": "fr",
+    }  # fmt: skip
+    page = arbiter_client.post(reverse("tournaments:tournament_create"), form)
+    assert page.status_code == 200 and "autre jeu de lettres" in page.content.decode()
+    form["lexicon"] = spanish_list.pk
+    made = arbiter_client.post(reverse("tournaments:tournament_create"), form)
+    assert made.status_code == 302
+    assert Round.objects.count() == 0
+    assert arbiter_client.get(reverse("tournaments:tournament_create")).content.decode().count("Español") >= 1
