@@ -82,10 +82,12 @@ def tournament_document(tournament: Tournament) -> dict:
         row.update(slips=slips_of.get(rnd.pk, []), changes=changes_of.get(rnd.pk, []))
         row["tried"] = claims.get(rnd.pk, [])
         rounds_of.setdefault(rnd.game_id, []).append(row)
+    # A French tournament's file is as before the letter sets; another set's names it twice.
+    named = {} if tournament.letters == "fr" else {"letters": tournament.letters}
     return {
         "format": FORMAT,
-        "tournament": _row(tournament, TOURNAMENT_FIELDS),
-        "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
+        "tournament": {**_row(tournament, TOURNAMENT_FIELDS), **named},
+        "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256, **named},
         "players": [{"id": p.pk, **_row(p, PLAYER_FIELDS)} for p in players],
         "games": [
             {**disclosure.game_as_it_leaves(g, _row(g, GAME_FIELDS)), "rounds": rounds_of.get(g.pk, [])}
@@ -130,7 +132,7 @@ def _search_pending_tops(tournament: Tournament) -> None:
 
 
 def _lexicon(named: dict, club) -> LexiconList:
-    found = lexicons_of([club]).filter(sha256=named["sha256"]).first()
+    found = lexicons_of([club], named.get("letters", "fr")).filter(sha256=named["sha256"]).first()
     if found is None:
         raise refuse("transfer_lexicon", name=named["name"][:80], sha256=named["sha256"][:12])
     return found

@@ -10,6 +10,7 @@ import re
 from django.db import models
 from django.utils.dateparse import parse_datetime
 
+from engine.alphabet import FRENCH, LetterSet
 from engine.messages import Message
 from engine.texts import codepoint, forbidden_char, quoted
 
@@ -36,6 +37,8 @@ class Checker:
 
     def __init__(self):
         self.problems: list[Message] = []
+        #: The tournament's letter set, once read: racks and slips are read in it.
+        self.letters: LetterSet = FRENCH
 
     def add(self, code: str, where: str, **params) -> None:
         self.problems.append(Message(code, {"where": where, **params}))

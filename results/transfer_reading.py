@@ -16,8 +16,9 @@ import secrets
 import zlib
 
 from engine import record as engine_record
-from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK
+from engine.alphabet import BLANK, BLANK_FLAG, FRENCH, LETTER_MASK, LetterSet
 from engine.categories import category_code
+from engine.lettersets import SETS, letter_set
 from engine.messages import LANGUAGES, Message
 from engine.notation import parse_rack, parse_ref
 from engine.texts import forbidden_char, quoted
@@ -167,15 +168,16 @@ def _no_constant(name: str):
 
 
 def tiles_ok(value: object, *, board: bool = False, count: int = 225) -> bool:
-    """Tile codes: 1-26 and the blank (27) in a rack or a bag; on the board 0 (empty), letters, and
-    letters played by a blank."""
+    """Tile codes (``engine.alphabet``: a letter set's tiles are 1 to 31, the blank 27) in a rack or a
+    bag; on the board 0 (empty), tiles, and tiles played by a blank."""
     if not isinstance(value, list) or not all(type(t) is int for t in value):
         return False
     if board:
         return len(value) == count and all(
-            t == 0 or (1 <= (t & LETTER_MASK) <= 26 and t & ~(LETTER_MASK | BLANK_FLAG) == 0) for t in value
+            t == 0 or (1 <= (t & LETTER_MASK) != BLANK and t & ~(LETTER_MASK | BLANK_FLAG) == 0)
+            for t in value
         )
-    return all(1 <= t <= BLANK for t in value)
+    return all(1 <= t <= LETTER_MASK for t in value)
 
 
 def move_ok(value: object) -> bool:
@@ -196,9 +198,9 @@ def move_ok(value: object) -> bool:
     )
 
 
-def rack_ok(value: object) -> bool:
-    """A rack as the records write it (``AEI+BLRN``, ``-BBNOORS``)."""
-    return _parses(parse_rack, value)
+def rack_ok(value: object, letters: LetterSet = FRENCH) -> bool:
+    """A rack as the records write it (``AEI+BLRN``, ``-BBNOORS``, ``A[CH]E+…`` in another set)."""
+    return _parses(lambda text: parse_rack(text, letters), value)
 
 
 def history_ok(value: object) -> bool:
@@ -266,12 +268,18 @@ def _document(check: Checker, obj: dict) -> dict | None:
     if not check.keys("/", obj, ("format", "tournament", "lexicon", "players", "games")):
         return None
     tournament = obj["tournament"]
-    if check.keys("tournament", tournament, TOURNAMENT_FIELDS):
-        tournament = check.fields("tournament", Tournament, tournament, TOURNAMENT_FIELDS)
+    # A tournament of another letter set than French names it, in the tournament and its list.
+    named = ("letters",) if isinstance(tournament, dict) and "letters" in tournament else ()
+    if check.keys("tournament", tournament, TOURNAMENT_FIELDS + named):
+        tournament = check.fields("tournament", Tournament, tournament, TOURNAMENT_FIELDS + named)
         if not tournament.get("name", "x").strip():
             check.add("transfer_value", "tournament", key="name", value='""')
+    if named and obj["tournament"]["letters"] in SETS:
+        check.letters = letter_set(obj["tournament"]["letters"])
     lexicon = obj["lexicon"]
-    if check.keys("lexicon", lexicon, ("name", "sha256")):
+    if check.keys("lexicon", lexicon, ("name", "sha256", *named)):
+        if named and lexicon["letters"] != obj["tournament"]["letters"]:
+            check.add("transfer_value", "lexicon", key="letters", value=quoted(str(lexicon["letters"])[:20]))
         check.shape("lexicon", "sha256", sha256_ok(lexicon["sha256"]))
         check.shape(
             "lexicon", "name", isinstance(lexicon["name"], str) and not forbidden_char(lexicon["name"])
@@ -398,7 +406,7 @@ def _round(check: Checker, where: str, obj: object, players: set, claims: bool =
     if "attempt" in rnd:
         check.shape(where, "attempt", 1 <= rnd["attempt"] <= MAX_ATTEMPT)
     check.shape(where, "tiles", tiles_ok(obj["tiles"]) and len(obj["tiles"]) <= 7)
-    check.shape(where, "rack", rack_ok(obj["rack"]))
+    check.shape(where, "rack", rack_ok(obj["rack"], check.letters))
     for key in ("rejections", "rejection_reasons"):
         check.shape(where, key, isinstance(obj[key], list) and all(isinstance(v, str) for v in obj[key]))
     check.shape(where, "tops", isinstance(obj["tops"], list) and all(move_ok(t) for t in obj["tops"]))

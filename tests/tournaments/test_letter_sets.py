@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from clubs.models import Club
 from engine.lettersets import SPANISH
 from lexicons.files import lexicon_file
 from lexicons.loaded import engine_lexicon, lexicon_default_row
@@ -17,6 +18,7 @@ from lexicons.services import lexicon_upload
 from live import broadcast
 from live import services as live_services
 from live.phone import slip_text, typed_slip
+from results import exports, transfer
 from server.writes import ServiceError
 from tournaments import services
 from tournaments.boards import board_cells
@@ -120,3 +122,23 @@ def test_the_form_offers_the_set_and_refuses_a_club_list_of_another_set(arbiter_
     assert made.status_code == 302
     assert Round.objects.count() == 0
     assert arbiter_client.get(reverse("tournaments:tournament_create")).content.decode().count("Español") >= 1
+
+
+def test_a_spanish_tournaments_file_and_record_carry_its_set(torneo, arbiter):
+    player = services.player_register(tournament=torneo, name="Ana")
+    game = services.game_start(tournament=torneo, typed=True)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="[CH]AOLMPE").round
+    rnd = services.round_start(round_id=rnd.pk)
+    live_services.submission_record(player=player, round_id=rnd.pk, text="H8 CHAO")
+    services.round_close(round_id=rnd.pk, now=rnd.deadline + datetime.timedelta(seconds=60))
+    services.round_place_top(round_id=rnd.pk)
+
+    record = exports.game_record(game)
+    assert record["format"] == "duplicate-game/2" and record["letters"] == "es"
+    assert record["rounds"][0]["rack"] == "[CH]AOLMPE"
+
+    club_b = Club.objects.create(name="Club B")
+    copy = transfer.tournament_import(data=transfer.tournament_export(torneo), club=club_b, user=arbiter)
+    assert (copy.letters, copy.lexicon.letters) == ("es", "es")
+    moved = Round.objects.get(game__tournament=copy, number=1)
+    assert moved.rack == "[CH]AOLMPE" and Submission.objects.get(round=moved).word == "[CH]AO"
