@@ -113,8 +113,8 @@ def event_join(*, event: Event, club, created_by, lead: bool = False) -> Centre:
         if Centre.objects.filter(event=event, club=club).exists():
             raise ServiceError("event_already_centre")
         tournament = live.tournament_create(
-            created_by=created_by, owner=club, lexicon=event.lexicon, name=event.name, date=event.date,
-            club=club.name, round_seconds=event.round_seconds,
+            created_by=created_by, owner=club, lexicon=event.lexicon, letters=event.lexicon.letters,
+            name=event.name, date=event.date, club=club.name, round_seconds=event.round_seconds,
         )  # fmt: skip
         if event.kind == Event.Kind.PREPARED:
             game = live.game_start(tournament=tournament, prepared=event.record)

@@ -257,7 +257,7 @@ def test_every_translate_tag_of_the_templates_is_in_the_catalogue():
 
 def test_the_phone_scripts_own_sentences_come_from_the_catalogue_in_the_pages_language(client, players):
     """What the phone's script says when no answer came back is in the page, in its language."""
-    script = (Path(settings.BASE_DIR) / "tournaments" / "static" / "tournaments" / "player.js").read_text()
+    script = (Path(settings.BASE_DIR) / "live" / "static" / "live" / "player.js").read_text()
     assert "serveur" not in script and "server does not" not in script
     french = client.get(_page(players[0])).content.decode()
     english = client.get(_page(players[0]), **ENGLISH).content.decode()

@@ -28,7 +28,7 @@ REMOVED_EN = "The arbiter removed you from the tournament"
 
 
 def _url(name: str, player, **kwargs) -> str:
-    return reverse(f"tournaments:{name}", kwargs={"token": player.token, **kwargs})
+    return reverse(f"live:{name}", kwargs={"token": player.token, **kwargs})
 
 
 def _running(game) -> Round:

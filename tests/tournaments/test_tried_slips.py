@@ -65,7 +65,7 @@ def _panel(client, game, **extra) -> str:
 
 
 def _decide(client, rnd, claim, action, **extra):
-    url = reverse(f"tournaments:tried_{action}", args=[rnd.pk, claim.pk])
+    url = reverse(f"live:tried_{action}", args=[rnd.pk, claim.pk])
     return client.post(url, **HTMX, **extra)
 
 

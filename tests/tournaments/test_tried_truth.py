@@ -63,7 +63,7 @@ def _receipt(html: str) -> str:
 
 def _decide(client, rnd, action):
     claim = TriedSlip.objects.get(round=rnd, status="pending")
-    url = reverse(f"tournaments:tried_{action}", args=[rnd.pk, claim.pk])
+    url = reverse(f"live:tried_{action}", args=[rnd.pk, claim.pk])
     assert client.post(url, **HTMX).status_code == 200
     return TriedSlip.objects.get(pk=claim.pk)
 
