@@ -1,8 +1,9 @@
 """``python -m engine``: replay records, play a game, grade a slip, list the best moves, run the benchmark.
 
 A record names its letter set (``duplicate-game/2``; ``/1`` is French); ``--letters`` names it where
-no record does (``play``, ``bench``).  ``--lexicon FILE`` is read for that set: its words are cut into
-tiles by the set's spelling rule, and the lines it cannot spell are counted on standard error.
+no record does (``play``, ``bench``).  The word list is the one shipped for the set
+(``Lexicon.shipped``), or ``--lexicon FILE`` read for that set: its words are cut into tiles by the
+set's spelling rule, and the lines it cannot spell are counted on standard error.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from engine.choice import choose
 from engine.draw import Bag, bag_left, draw_rack, remaining_after
 from engine.grading import Mode, grade_text
 from engine.lettersets import SETS
-from engine.lexicon import Lexicon, LexiconError
+from engine.lexicon import SHIPPED, Lexicon, LexiconError, shipped_path
 from engine.messages import Message, register
 from engine.movegen import Position, Tops, find_best, find_tops
 from engine.notation import RackText, parse_rack
@@ -30,7 +32,9 @@ from engine.scoring import apply
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
-    parser.add_argument("--lexicon", type=Path, help="a word list file (default: the shipped fr-wfrench)")
+    parser.add_argument(
+        "--lexicon", type=Path, help="a word list file (default: the list shipped for the set)"
+    )
     parser.add_argument(
         "--letters", choices=sorted(SETS), help="the letter set where no record names it (default: fr)"
     )
@@ -59,7 +63,12 @@ def main(argv: list[str] | None = None) -> int:
 
     commands.add_parser(
         "bench", help="time the top search, the best placements and the lexicon"
-    ).add_argument("--games", type=Path, default=bench.DEFAULT_GAMES, help="folder of game records")
+    ).add_argument(
+        "--games",
+        type=Path,
+        help="folder of game records (default: the French reference games; for another set, "
+        f"{BENCH_GAMES} games played here with seeds 1 to {BENCH_GAMES})",
+    )
 
     args = parser.parse_args(argv)
     lexicons = Lexicons(args.lexicon, SETS[args.letters] if args.letters else FRENCH)
@@ -98,9 +107,9 @@ class Lexicons:
 
     def _load(self, letters: LetterSet) -> Lexicon:
         if self.path is None:
-            if letters is not FRENCH:
+            if letters.code not in SHIPPED:
                 raise CliError(Message("cli_no_list", {"letters": letters.code}))
-            return Lexicon.default()
+            return Lexicon.shipped(letters)
         try:
             lexicon = Lexicon.from_file(self.path, letters=letters)
         except (OSError, LexiconError) as error:
@@ -278,8 +287,20 @@ def _best(args, lexicons: Lexicons) -> int:
     return 0
 
 
+#: Games played for the benchmark of a set that has no reference games.
+BENCH_GAMES = 20
+
+
 def _bench(args, lexicons: Lexicons) -> int:
-    bench.run(args.games, lexicons.get(), args.lexicon)
+    lexicon = lexicons.get()
+    path = args.lexicon or shipped_path(lexicon.letters)
+    if args.games is not None or lexicon.letters == FRENCH:
+        bench.run(args.games or bench.DEFAULT_GAMES, lexicon, path)
+        return 0
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in range(1, BENCH_GAMES + 1):
+            Path(folder, f"{seed:02}.json").write_text(record.dumps(play_game(seed, lexicon)), "utf-8")
+        bench.run(Path(folder), lexicon, path)
     return 0
 
 

@@ -4,7 +4,7 @@ Identity is the list's name plus the sha256 of its normalized form, so a game
 records exactly which list it was played with.  The graph is cached on disk,
 keyed by the sha256 of the source file's bytes, so loading a known list is a
 hash and a read.  Several lexicons can live in one process: nothing here is
-module state except the read-only path of the shipped list.
+module state except the read-only paths of the shipped lists.
 """
 
 from __future__ import annotations
@@ -31,9 +31,18 @@ from engine.lexicon.normalize import (
     spell_words,
 )
 
-DEFAULT_NAME = "fr-wfrench"
-DEFAULT_PATH = Path(__file__).with_name("data") / "fr-wfrench.txt.gz"
+DATA = Path(__file__).with_name("data")
+#: The free list shipped for each letter set, by the set's code (``data/README.md``; the lists other
+#: than French are made by ``scripts/wordlists.py``).  None is a federation's official list.
+SHIPPED = {"fr": "fr-wfrench", "es": "es-hunspell", "ca": "ca-hunspell", "en": "en-scowl"}
+DEFAULT_NAME = SHIPPED["fr"]
+DEFAULT_PATH = DATA / f"{DEFAULT_NAME}.txt.gz"
 _CACHE_MAGIC = b"LEXCACHE2\n"
+
+
+def shipped_path(letters: LetterSet = FRENCH) -> Path:
+    """The file of the list shipped for ``letters`` (``KeyError`` if there is none)."""
+    return DATA / f"{SHIPPED[letters.code]}.txt.gz"
 
 
 def cache_dir() -> Path:
@@ -164,9 +173,18 @@ class Lexicon:
         return cls.from_bytes(data, name or stem, use_cache=use_cache, limits=limits, letters=letters)
 
     @classmethod
-    def default(cls, *, use_cache: bool = True) -> Lexicon:
-        """The free list shipped with the engine (``fr-wfrench``, GPL-2+)."""
-        return cls.from_file(DEFAULT_PATH, DEFAULT_NAME, use_cache=use_cache)
+    def default(cls, *, use_cache: bool = True, letters: LetterSet = FRENCH) -> Lexicon:
+        """The free list shipped with the engine for ``letters`` (French: ``fr-wfrench``, GPL-2+)."""
+        return cls.shipped(letters, use_cache=use_cache)
+
+    @classmethod
+    def shipped(cls, letters: LetterSet = FRENCH, *, use_cache: bool = True) -> Lexicon:
+        """The free list shipped for ``letters`` (``SHIPPED``), read for that set and cached as any
+        list is; ``LookupError`` for a set the engine ships no list for."""
+        name = SHIPPED.get(letters.code)
+        if name is None:
+            raise LookupError(f"no word list is shipped for the letter set {letters.code!r}")
+        return cls.from_file(shipped_path(letters), name, use_cache=use_cache, letters=letters)
 
 
 class Memo:
@@ -301,6 +319,7 @@ __all__ = [
     "DEFAULT_NAME",
     "LIMITS",
     "PRIMES",
+    "SHIPPED",
     "Dawg",
     "Lexicon",
     "LexiconError",
@@ -308,4 +327,5 @@ __all__ = [
     "Memo",
     "anagram_key",
     "cache_dir",
+    "shipped_path",
 ]

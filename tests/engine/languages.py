@@ -1,4 +1,5 @@
-"""Word lists made by the tests for the Spanish, Catalan and English sets (no list is shipped).
+"""Small word lists made by the tests for the Spanish, Catalan and English sets, quicker to build than
+the shipped ones (those are tested in ``test_shipped_lists.py``).
 
 A list is written as people write words (accents, ``ll``, ``l·l``, lower case) so that reading it
 exercises the set's spelling rule: every two-tile word of a vowel and another tile, and a few

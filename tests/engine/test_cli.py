@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine import record
+from engine.alphabet import LetterSet
+from engine.cli import CliError, Lexicons
 from engine.cli import play_game as cli_play_game
 from engine.draw import bag_left
 from engine.movegen import all_plays, find_best, find_tops
@@ -222,5 +224,18 @@ def test_a_record_of_an_unknown_set_and_a_set_without_a_list_are_said(tmp_path):
     done = run_with(tmp_path, "replay", str(game))
     assert done.returncode == 2
     assert "« tlh » inconnu" in done.stderr
-    bare = run_with(tmp_path, "--letters", "es", "play", "--seed", "1")
-    assert bare.returncode == 2 and "--lexicon" in bare.stderr
+    klingon = LetterSet.make("tlh", (("A", 1, 10), ("B", 2, 10)))
+    with pytest.raises(CliError) as refused:
+        Lexicons(None, klingon).get()
+    assert "--lexicon" in refused.value.message.text("en")
+
+
+@pytest.mark.slow
+def test_a_set_plays_with_its_shipped_list_when_none_is_given(tmp_path):
+    game = tmp_path / "juego.json"
+    played = run_with(tmp_path, "--letters", "es", "play", "--seed", "1", "--out", str(game))
+    assert played.returncode == 0, played.stderr
+    data = json.loads(game.read_text(encoding="utf-8"))
+    assert data["letters"] == "es" and data["lexicon"] == "es-hunspell"
+    replayed = run_with(tmp_path, "replay", str(game))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
