@@ -16,7 +16,7 @@ logger = logging.getLogger(__name__)
 #: Seconds the phone is asked to wait: a lock or a reconnection lasts about that long.
 RETRY_AFTER_SECONDS = 1
 #: The phone's pages (live/urls.py).
-PLAYER_VIEWS = "tournaments:player_"
+PLAYER_VIEWS = "live:player_"
 SUBMIT_VIEW = "live:player_submit"
 
 
