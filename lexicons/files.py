@@ -16,7 +16,9 @@ from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 
-from engine.lexicon import DEFAULT_PATH
+from engine.lettersets import letter_set
+from engine.lexicon import DEFAULT_PATH, shipped_path
+from engine.lexicon import SHIPPED as SHIPPED_LISTS
 
 #: The prefix of a shipped list's path: the rest is its file's name in the engine's data folder.
 SHIPPED = "shipped:"
@@ -37,12 +39,11 @@ def lexicon_file(path: str) -> Path:
 
 
 def shipped_file(letters: str) -> Path | None:
-    """The free list shipped for the letter set ``letters`` (``<code>-<source>.txt.gz`` in the
-    engine's data folder), or None when none is."""
-    if letters == "fr":
-        return DEFAULT_PATH
-    found = sorted(DEFAULT_PATH.parent.glob(f"{letters}-*.txt.gz"))
-    return found[0] if found else None
+    """The free list shipped for the letter set ``letters`` (``engine.lexicon.shipped_path``), or
+    None when none is."""
+    if letters not in SHIPPED_LISTS:
+        return None
+    return shipped_path(letter_set(letters))
 
 
 def uploaded_path(sha256: str) -> str:

@@ -22,7 +22,7 @@ from results import exports, transfer
 from server.writes import ServiceError
 from tournaments import services
 from tournaments.boards import board_cells
-from tournaments.models import Round, Submission
+from tournaments.models import Round, Submission, Tournament
 
 #: A few Spanish words (two with the CH tile, one with LL, one with Ñ) and one the set cannot spell.
 WORDS = "chao\ncoche\nllama\nperro\naño\nmola\npelo\nlema\nkiwi\n"
@@ -142,3 +142,18 @@ def test_a_spanish_tournaments_file_and_record_carry_its_set(torneo, arbiter):
     assert (copy.letters, copy.lexicon.letters) == ("es", "es")
     moved = Round.objects.get(game__tournament=copy, number=1)
     assert moved.rack == "[CH]AOLMPE" and Submission.objects.get(round=moved).word == "[CH]AO"
+
+
+@pytest.mark.slow
+def test_choosing_a_set_with_the_shipped_list_left_as_offered_plays_that_sets_shipped_list(arbiter_client):
+    form = {
+        "name": "Abierto", "date": "2027-04-03", "place": "Sala", "letters": "es",
+        "lexicon": lexicon_default_row().pk, "round_seconds": 120, "grading": "computed",
+        "warning_threshold": 3, "warning_penalty": 5, "solo_value": 10, "solo_min_players": 16,
+        "grace_seconds": 2, "percent_base": "total", "tie_break": "last", "aggregate": "average",
+        "sheet_language": "fr",
+    }  # fmt: skip
+    assert arbiter_client.post(reverse("tournaments:tournament_create"), form).status_code == 302
+    made = Tournament.objects.get(name="Abierto")
+    assert (made.letters, made.lexicon.letters, made.lexicon.name) == ("es", "es", "es-hunspell")
+    assert "COCHE" in engine_lexicon(made.lexicon)
