@@ -67,10 +67,11 @@ class Lexicon:
     unspellable_examples: tuple[str, ...] = ()
 
     @cached_property
-    def anagrams(self) -> dict[int, tuple]:
-        """Words by tile multiset: ``anagram_key(word)`` -> the words (each as the ``bytes`` of its
-        tile codes: indexing one gives a code, and it takes a third of a tuple's memory).  Built on
-        first use (about half a second for the French list)."""
+    def anagrams(self) -> dict[int, bytes | tuple[bytes, ...]]:
+        """Words by tile multiset: ``anagram_key(word)`` -> the word, or a tuple of the words when
+        several share the multiset (each as the ``bytes`` of its tile codes: indexing one gives a
+        code, and it takes a third of a tuple's memory; most multisets have one word, kept without a
+        tuple around it).  Built on first use (about half a second for the French list)."""
         return _anagram_index(self.dawg)
 
     def memo(self, name: str) -> Memo:
@@ -252,15 +253,19 @@ def anagram_key(codes) -> int:
     return key
 
 
-def _anagram_index(dawg: Dawg) -> dict[int, tuple]:
-    index: dict[int, tuple] = {}
+def _anagram_index(dawg: Dawg) -> dict[int, bytes | tuple[bytes, ...]]:
+    index: dict[int, bytes | tuple[bytes, ...]] = {}
     children, lengths = dawg.children, dawg.lengths
     primes = PRIMES
     stack = [(dawg.root, (), 1)]
     while stack:
         node, word, key = stack.pop()
         if lengths[node] & 1:
-            index[key] = (*index.get(key, ()), bytes(word))
+            found = index.get(key)
+            if found is None:
+                index[key] = bytes(word)
+            else:
+                index[key] = (found, bytes(word)) if found.__class__ is bytes else (*found, bytes(word))
         for letter, child in children[node].items():
             stack.append((child, (*word, letter), key * primes[letter]))
     return index

@@ -79,7 +79,11 @@ def lookup(search, slot: Slot) -> None:
         index = search.anagrams
         for sub in search.subset_keys[k]:
             found = index.get(key * sub)
-            if found:
+            if found is None:
+                continue
+            if found.__class__ is bytes:  # the one word of its multiset
+                words.append(found)
+            else:
                 words.extend(found)
         search.candidates[(key, k)] = words
     if not words:
