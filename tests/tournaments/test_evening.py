@@ -211,7 +211,7 @@ def test_ranking_settings_change_the_rankings_and_grading_settings_lock_once_a_g
     game = services.game_start(tournament=tournament)
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
     _play(rnd, {players[0]: _top(rnd)})
-    assert services.tournament_locked(tournament) == ("lexicon", "grading", "grace_seconds")
+    assert services.tournament_locked(tournament) == ("letters", "lexicon", "grading", "grace_seconds")
     with pytest.raises(services.ServiceError) as refused:
         services.tournament_update(tournament=tournament, grading="fisf")
     assert refused.value.message.code == "tournament_locked"
