@@ -218,6 +218,11 @@ class Screen:
         return board_cells(self.board or [0] * CELLS, self.preview, self.last_tiles, self.letters)
 
     @property
+    def multi_tiles(self) -> list[str]:
+        """The set's tiles of several letters (``CH``, ``L·L``), for the slip's hint; none in French."""
+        return [name for name in self.letters.names if name and len(name) > 1]
+
+    @property
     def tile_names(self) -> str:
         """The set's tiles the phone's script cannot read as one plain letter (``CH``, ``Ñ``, ``L·L``),
         longest first, as JSON for the slip field; "" in the French set."""
@@ -255,7 +260,7 @@ class Screen:
         if self.round is None or self.phase not in (Phase.DRAWN, Phase.RUNNING):
             return ""
         try:
-            return "\n".join(announce.rack_sentences(self.round.rack))
+            return "\n".join(announce.rack_sentences(self.round.rack, self.letters))
         except NotationError:
             return ""
 
@@ -281,7 +286,8 @@ class Screen:
         """The stored slip's word letter by letter, as understood: (letter, played with the joker);
         a joker's letter stays in lower case, the record's notation (§1.3)."""
         word = self.submission.word if self.submission else ""
-        return [(letter, letter.islower()) for letter in word]
+        tiles = (tile.strip("[]") for tile in _WRITTEN_TILE.findall(word))
+        return [(tile, tile.islower()) for tile in tiles]
 
     @property
     def slip_jokers(self) -> list[str]:

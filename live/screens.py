@@ -113,8 +113,8 @@ class GameScreen(_RoundShown):
     typed_draw: bool = False
     #: The tiles the last top left on the rack, kept for the next rack (§3.1.2), as letters.
     reliquat: str = ""
-    #: The tournament's set has tiles of several letters (Spanish CH): typed in brackets, [CH].
-    multi_letter: bool = False
+    #: The tournament's tiles of several letters, as typed in brackets ("[CH], [LL], [RR]"); "" in French.
+    multi_letter: str = ""
     #: No slip handed in yet: the game can be deleted (else abandoned).
     deletable: bool = False
     #: A centre of a live simultaneous (``tournaments.follow``): the lead draws, cancels and chooses.
@@ -269,7 +269,7 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
         "fresh": fresh,
         "typed_draw": typed,
         "reliquat": rack_text(kept, letters),
-        "multi_letter": any(len(name) > 1 for name in letters.names if name),
+        "multi_letter": ", ".join(f"[{name}]" for name in letters.names if name and len(name) > 1),
     }
 
 

@@ -5,6 +5,7 @@ docs/developer/benchmarks.md).  The rows are the ones the templates would write.
 
 from __future__ import annotations
 
+import re
 import secrets
 from html import escape
 
@@ -77,8 +78,15 @@ def jokers_marked(text: str) -> SafeString:
     if not any(char.islower() for char in text):
         return mark_safe(escape(text))
     joker = f'<mark class="joker" title="{escape(gettext("joker"))}">'
-    marked = (f"{joker}{char}</mark>" if char.islower() else escape(char) for char in text)
+    # A tile of several letters is written in brackets (``CO[ch]E``): marked whole.
+    marked = (
+        f"{joker}{escape(tile)}</mark>" if tile.islower() else escape(tile) for tile in _WRITTEN.findall(text)
+    )
     return mark_safe("".join(marked))
+
+
+#: A tile as a slip writes it: bracketed (``[ch]``) or one character.
+_WRITTEN = re.compile(r"\[[^\]]*\]|.", re.S)
 
 
 @register.simple_tag

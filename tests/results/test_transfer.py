@@ -371,7 +371,7 @@ def test_every_column_is_carried_or_said_not_to_be():
     from results import transfer_reading as r
 
     not_carried = {
-        # The list by its sha256; the importer; "letters" beside them when not French (``tournament_document``).
+        # The list by its sha256; the importer; "letters" beside them when not French.
         Tournament: {"id", "lexicon", "created_by", "created_at", "owner", "letters"},
         Player: {"id", "tournament", "created_at"},
         Game: {"id", "tournament", "growing"},  # no lead is followed on the other side

@@ -15,14 +15,15 @@ from engine.lettersets import SPANISH
 from lexicons.files import lexicon_file
 from lexicons.loaded import engine_lexicon, lexicon_default_row
 from lexicons.services import lexicon_upload
-from live import broadcast
+from live import broadcast, phone
 from live import services as live_services
 from live.phone import slip_text, typed_slip
+from live.templatetags.rows import jokers_marked
 from results import exports, transfer
 from server.writes import ServiceError
 from tournaments import services
 from tournaments.boards import board_cells
-from tournaments.models import Round, Submission, Tournament
+from tournaments.models import Player, Round, Submission, Tournament
 
 #: A few Spanish words (two with the CH tile, one with LL, one with Ñ) and one the set cannot spell.
 WORDS = "chao\ncoche\nllama\nperro\naño\nmola\npelo\nlema\nkiwi\n"
@@ -157,3 +158,17 @@ def test_choosing_a_set_with_the_shipped_list_left_as_offered_plays_that_sets_sh
     made = Tournament.objects.get(name="Abierto")
     assert (made.letters, made.lexicon.letters, made.lexicon.name) == ("es", "es", "es-hunspell")
     assert "COCHE" in engine_lexicon(made.lexicon)
+
+
+def test_a_blank_standing_for_ch_is_one_blank_on_the_receipt_and_the_rack_is_spoken_in_its_set(torneo):
+    player = services.player_register(tournament=torneo, name="Ana")
+    game = services.game_start(tournament=torneo, typed=True)
+    rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="[CH]AOLMPE").round
+    rnd = services.round_start(round_id=rnd.pk)
+    screen = phone.player_screen(player)
+    assert "CH." in screen.spoken and screen.multi_tiles == ["CH", "LL", "RR"]
+    live_services.submission_record(player=player, round_id=rnd.pk, text="H8 chAO")
+    screen = phone.player_screen(Player.objects.get(pk=player.pk))
+    assert screen.slip_letters == [("ch", True), ("A", False), ("O", False)]
+    assert screen.slip_jokers == ["CH"]
+    assert str(jokers_marked("H8 [ch]AO")).count("<mark") == 1
