@@ -88,7 +88,7 @@ def _joker_mark(letters: LetterSet) -> re.Pattern:
 
 
 #: A tile as a slip writes it: bracketed (``[ch]``) or one character.
-_WRITTEN_TILE = re.compile(r"\[[^\]]*\]|.", re.S)
+WRITTEN_TILE = re.compile(r"\[[^\]]*\]|.", re.S)
 
 
 def typed_slip(text: str) -> str:
@@ -100,7 +100,7 @@ def typed_slip(text: str) -> str:
         tile = found.group()
         return f"{tile.upper()}?" if tile != tile.upper() else tile
 
-    return _WRITTEN_TILE.sub(typed, text)
+    return WRITTEN_TILE.sub(typed, text)
 
 
 @dataclass(frozen=True)
@@ -286,7 +286,7 @@ class Screen:
         """The stored slip's word letter by letter, as understood: (letter, played with the joker);
         a joker's letter stays in lower case, the record's notation (§1.3)."""
         word = self.submission.word if self.submission else ""
-        tiles = (tile.strip("[]") for tile in _WRITTEN_TILE.findall(word))
+        tiles = (tile.strip("[]") for tile in WRITTEN_TILE.findall(word))
         return [(tile, tile.islower()) for tile in tiles]
 
     @property

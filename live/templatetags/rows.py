@@ -5,7 +5,6 @@ docs/developer/benchmarks.md).  The rows are the ones the templates would write.
 
 from __future__ import annotations
 
-import re
 import secrets
 from html import escape
 
@@ -18,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from live import tried
-from live.phone import typed_slip
+from live.phone import WRITTEN_TILE, typed_slip
 from live.tried import clock_text
 from server import memo
 from tournaments.models import PercentBase
@@ -79,14 +78,9 @@ def jokers_marked(text: str) -> SafeString:
         return mark_safe(escape(text))
     joker = f'<mark class="joker" title="{escape(gettext("joker"))}">'
     # A tile of several letters is written in brackets (``CO[ch]E``): marked whole.
-    marked = (
-        f"{joker}{escape(tile)}</mark>" if tile.islower() else escape(tile) for tile in _WRITTEN.findall(text)
-    )
+    tiles = WRITTEN_TILE.findall(text)
+    marked = (f"{joker}{escape(tile)}</mark>" if tile.islower() else escape(tile) for tile in tiles)
     return mark_safe("".join(marked))
-
-
-#: A tile as a slip writes it: bracketed (``[ch]``) or one character.
-_WRITTEN = re.compile(r"\[[^\]]*\]|.", re.S)
 
 
 @register.simple_tag
