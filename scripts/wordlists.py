@@ -151,8 +151,12 @@ class Hunspell:
                 self.aliases.append(self.flags(parts[1]))
             elif key == "FULLSTRIP":
                 self.fullstrip = True
-            elif key in ("FORBIDDENWORD", "NEEDAFFIX", "ONLYINCOMPOUND"):
-                setattr(self, key.lower(), parts[1])
+            elif key == "FORBIDDENWORD":
+                self.forbidden = parts[1]
+            elif key == "NEEDAFFIX":
+                self.needaffix = parts[1]
+            elif key == "ONLYINCOMPOUND":
+                self.onlyincompound = parts[1]
             elif key in ("PFX", "SFX") and len(parts) >= 4:
                 flag, prefix = parts[1], key == "PFX"
                 if (key, flag) not in crosses:  # the class's header: flag, cross product, count
