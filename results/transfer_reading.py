@@ -274,7 +274,7 @@ def _document(check: Checker, obj: dict) -> dict | None:
         tournament = check.fields("tournament", Tournament, tournament, TOURNAMENT_FIELDS + named)
         if not tournament.get("name", "x").strip():
             check.add("transfer_value", "tournament", key="name", value='""')
-    if named and obj["tournament"]["letters"] in SETS:
+    if named and isinstance(obj["tournament"]["letters"], str) and obj["tournament"]["letters"] in SETS:
         check.letters = letter_set(obj["tournament"]["letters"])
     lexicon = obj["lexicon"]
     if check.keys("lexicon", lexicon, ("name", "sha256", *named)):

@@ -5,8 +5,11 @@ and graded, and the tile shown as one square on the board and the phone."""
 from __future__ import annotations
 
 import datetime
+import gzip
+import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
@@ -172,3 +175,47 @@ def test_a_blank_standing_for_ch_is_one_blank_on_the_receipt_and_the_rack_is_spo
     assert screen.slip_letters == [("ch", True), ("A", False), ("O", False)]
     assert screen.slip_jokers == ["CH"]
     assert str(jokers_marked("H8 [ch]AO")).count("<mark") == 1
+
+
+def test_the_lines_a_set_cannot_spell_are_said_when_the_list_is_sent(arbiter_client):
+    form = {
+        "name": "Abierto", "date": "2027-04-03", "place": "Sala", "letters": "es", "round_seconds": 120,
+        "grading": "computed", "warning_threshold": 3, "warning_penalty": 5, "solo_value": 10,
+        "solo_min_players": 16, "grace_seconds": 2, "percent_base": "total", "tie_break": "last",
+        "aggregate": "average", "sheet_language": "fr",
+        "lexicon_file": SimpleUploadedFile("es.txt", WORDS.encode()),
+    }  # fmt: skip
+    page = arbiter_client.post(reverse("tournaments:tournament_create"), form, follow=True).content.decode()
+    assert "1 ligne de la liste ne s&#x27;écrit pas avec ce jeu de lettres" in page
+    form["lexicon_file"] = SimpleUploadedFile("kiwi.txt", b"kiwi\nwok\n")
+    refused = arbiter_client.post(reverse("tournaments:tournament_create"), form).content.decode()
+    assert "aucun mot utilisable" in refused
+
+
+@pytest.mark.parametrize(
+    "letters, lexicon_letters",
+    [("xx", "xx"), (["es"], "es"), ("es", "ca"), (None, "es"), ("es", None)],
+)
+def test_a_files_letter_set_that_is_unknown_or_does_not_match_is_refused_with_a_sentence(
+    torneo, arbiter, letters, lexicon_letters
+):
+    document = json.loads(gzip.decompress(transfer.tournament_export(torneo)))
+    for part, value in (("tournament", letters), ("lexicon", lexicon_letters)):
+        if value is None:
+            document[part].pop("letters")
+        else:
+            document[part]["letters"] = value
+    data = gzip.compress(json.dumps(document).encode())
+    with pytest.raises(ServiceError):
+        transfer.tournament_import(data=data, club=Club.objects.create(name="Club C"), user=arbiter)
+
+
+def test_a_rack_with_a_tile_the_set_lacks_and_a_record_of_an_unknown_set_are_refused_with_a_sentence(torneo):
+    game = services.game_start(tournament=torneo, typed=True)
+    with pytest.raises(ServiceError) as lacking:
+        services.round_draw(game_id=game.pk, expected_number=1, typed="KAOLMPE")
+    assert "K" in lacking.value.text()
+    record = {"format": "duplicate-game/2", "letters": "xx", "lexicon": "es-prueba", "rounds": []}
+    with pytest.raises(ServiceError) as unknown:
+        services.game_start(tournament=torneo, prepared=json.dumps(record).encode())
+    assert "xx" in unknown.value.text()

@@ -65,6 +65,16 @@ def tournament_create(request):
         except ServiceError as error:
             form.add_error("lexicon_file", error.text())
         else:
+            if form.cleaned_data["lexicon_file"] and tournament.lexicon.unspellable:
+                # Lines the set cannot spell are left out, never silently: the arbiter is told how many.
+                count = tournament.lexicon.unspellable
+                said = ngettext(
+                    "%(count)s ligne de la liste ne s'écrit pas avec ce jeu de lettres : elle est écartée.",
+                    "%(count)s lignes de la liste ne s'écrivent pas avec ce jeu de lettres : "
+                    "elles sont écartées.",
+                    count,
+                )
+                messages.warning(request, said % {"count": count})
             return redirect("tournaments:tournament_detail", pk=tournament.pk)
     return render(request, "tournaments/tournament_form.html", {"form": form})
 
