@@ -27,6 +27,7 @@ from server.writes import ServiceError
 from tournaments import services
 from tournaments.boards import board_cells
 from tournaments.models import Player, Round, Submission, Tournament
+from tournaments.templatetags.racks import tiles_plain
 
 #: A few Spanish words (two with the CH tile, one with LL, one with Ñ) and one the set cannot spell.
 WORDS = "chao\ncoche\nllama\nperro\naño\nmola\npelo\nlema\nkiwi\n"
@@ -109,6 +110,7 @@ def test_a_joker_standing_for_a_two_letter_tile_is_marked_on_the_tile():
     assert slip_text("h8 co[ch]?e", fisf=False, letters=SPANISH) == "H8 CO[ch]E"
     assert typed_slip("H8 CO[ch]E") == "H8 CO[CH]?E"
     assert slip_text("h4 jointa?", "34", fisf=True) == "H4 JOINTa 34"
+    assert tiles_plain("[CH]A[LL]EmOS") == "CHALLEmOS" and tiles_plain("JOINTa") == "JOINTa"
 
 
 def test_the_form_offers_the_set_and_refuses_a_club_list_of_another_set(arbiter_client, spanish_list):

@@ -38,3 +38,10 @@ def _rack(tiles: tuple[tuple[str, int], ...], language: str) -> SafeString:
                 f'<span class="sr">, {points}</span></li>'
             )
     return mark_safe("".join(items))
+
+
+@register.filter
+def tiles_plain(word: str) -> str:
+    """A word in the record's notation as the room reads it: a tile of several letters without its
+    brackets (``[CH]A[LL]EmOS`` reads ``CHALLEmOS``; a joker stays in lower case)."""
+    return str(word).replace("[", "").replace("]", "")
