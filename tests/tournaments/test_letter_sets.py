@@ -126,6 +126,7 @@ def test_the_form_offers_the_set_and_refuses_a_club_list_of_another_set(arbiter_
     form["lexicon"] = spanish_list.pk
     made = arbiter_client.post(reverse("tournaments:tournament_create"), form)
     assert made.status_code == 302
+    assert "Español · es-prueba" in arbiter_client.get(made["Location"]).content.decode()
     assert Round.objects.count() == 0
     assert arbiter_client.get(reverse("tournaments:tournament_create")).content.decode().count("Español") >= 1
 
