@@ -41,8 +41,24 @@ class IdChoiceField(forms.ModelChoiceField):
         return super().to_python(value)
 
 
+class LexiconSelect(forms.Select):
+    """Each list's option says its letter set (``data-letters``): the page's script shows the lists
+    of the set chosen, with no request."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        instance = getattr(value, "instance", None)
+        if instance is not None:
+            option["attrs"]["data-letters"] = instance.letters
+            if instance.path.startswith(SHIPPED):
+                option["attrs"]["data-shipped"] = ""
+        return option
+
+
 class LexiconChoiceField(IdChoiceField):
     """A word list, named with its letter set when it is not French."""
+
+    widget = LexiconSelect
 
     def label_from_instance(self, obj) -> str:
         return (
@@ -55,7 +71,7 @@ class TournamentForm(forms.ModelForm):
         LexiconList.objects.order_by("name", "id"),
         label=_("dictionnaire"),
         required=False,
-        empty_label=None,
+        empty_label=_("la liste livrée pour ce jeu de lettres"),
     )
     lexicon_file = forms.FileField(
         label=_("ou une liste de mots à envoyer"),
@@ -145,17 +161,20 @@ class TournamentForm(forms.ModelForm):
         cleaned = super().clean()
         if not cleaned.get("lexicon_file"):
             self._lexicon_of_letters(cleaned)
-        if not cleaned.get("lexicon") and not cleaned.get("lexicon_file"):
+        if not cleaned.get("lexicon") and not cleaned.get("lexicon_file") and "lexicon" not in self.errors:
             self.add_error("lexicon", _("Choisissez un dictionnaire ou envoyez une liste."))
         return cleaned
 
     def _lexicon_of_letters(self, cleaned: dict) -> None:
         """The list chosen, of the letter set chosen: a shipped list left as offered while another
-        set is chosen becomes that set's shipped list; a club's list of another set is refused."""
+        set is chosen becomes that set's shipped list, as does no list chosen; a club's list of
+        another set is refused."""
         letters, lexicon = cleaned.get("letters"), cleaned.get("lexicon")
-        if letters is None or lexicon is None or lexicon.letters == letters:
+        if letters is None or "lexicon" in self.errors:
             return
-        if lexicon.path.startswith(SHIPPED):
+        if lexicon is not None and lexicon.letters == letters:
+            return
+        if lexicon is None or lexicon.path.startswith(SHIPPED):
             shipped = lexicon_default_row(letters)
             if shipped is not None:
                 cleaned["lexicon"] = shipped

@@ -20,13 +20,17 @@ def media(settings, tmp_path):
 
 @pytest.fixture
 def fresh_memory(settings):
-    """This test's own uploaded lists in memory (the shipped one stays), at most two of them."""
+    """This test's own uploaded lists in memory (the French shipped one stays; another set's shipped
+    list an earlier test loaded is set aside meanwhile), at most two of them."""
     settings.LEXICONS_IN_MEMORY = 2
-    kept = dict(loaded._recent)
+    kept, pinned = dict(loaded._recent), dict(loaded._pinned)
     loaded._recent.clear()
+    for key in [key for key in loaded._pinned if ":" in key]:  # ``LexiconList.key`` of another set
+        del loaded._pinned[key]
     yield
     loaded._recent.clear()
     loaded._recent.update(kept)
+    loaded._pinned.update(pinned)
 
 
 def _upload(name: str, *words: str):

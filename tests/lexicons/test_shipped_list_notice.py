@@ -24,7 +24,8 @@ def _form(client, **headers) -> str:
 
 
 def _selected(page: str) -> str:
-    return re.search(r'<option value="(\d+)" selected>', page).group(1)
+    lexicon = re.search(r'<select name="lexicon".*?</select>', page, re.S).group()
+    return re.search(r'<option value="(\d+)"[^>]*\bselected\b', lexicon).group(1)
 
 
 def test_the_form_says_beside_the_choice_that_the_shipped_list_is_not_the_ods(arbiter_client):

@@ -229,3 +229,27 @@ document.addEventListener("toggle", function (event) {
   });
   document.addEventListener("DOMContentLoaded", apply);
 })();
+
+/* The new tournament's form: the word lists offered follow the letter set chosen.  A list of
+   another set is hidden; when the one selected is, the set's shipped list is chosen in its place
+   (the server does the same on sending, script or not). */
+(function () {
+  function follow() {
+    var letters = document.getElementById("id_letters"), lexicon = document.getElementById("id_lexicon");
+    if (!letters || !lexicon) return;
+    var chosen = letters.value || "fr", selected = lexicon.options[lexicon.selectedIndex], shipped = null;
+    Array.prototype.forEach.call(lexicon.options, function (option) {
+      var mine = !option.dataset.letters || option.dataset.letters === chosen;
+      option.hidden = !mine;
+      if (mine && option.dataset.shipped !== undefined && !shipped) shipped = option;
+    });
+    if (selected && selected.hidden) {
+      if (shipped) shipped.selected = true;
+      else lexicon.value = "";
+    }
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.id === "id_letters") follow();
+  });
+  document.addEventListener("DOMContentLoaded", follow);
+})();
