@@ -46,9 +46,10 @@ def tournament_games(tournament: Tournament):
 
 
 def current_round(game_id: int) -> Round | None:
-    """The round the game is at: the last one drawn and not cancelled."""
+    """The round the game is at: the last one drawn and not cancelled, with its game and tournament
+    (every screen reads the tournament's settings and letter set)."""
     return (
-        Round.objects.select_related("game")
+        Round.objects.select_related("game__tournament")
         .filter(game_id=game_id)
         .exclude(status=Round.Status.CANCELLED)
         .order_by("-number", "-attempt")

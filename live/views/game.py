@@ -40,7 +40,11 @@ def live(game_id: int) -> tuple[Game, Round | None]:
     elif rnd is not None and selectors.top_overdue(rnd, now):
         # A top whose worker died in the search is queued again.
         services.round_requeue_top(round_id=rnd.pk)
-    game = rnd.game if rnd is not None else get_object_or_404(Game, pk=game_id)
+    game = (
+        rnd.game
+        if rnd is not None
+        else get_object_or_404(Game.objects.select_related("tournament"), pk=game_id)
+    )
     return game, rnd
 
 
