@@ -19,9 +19,9 @@ from django.conf import settings
 from engine.alphabet import code
 from engine.board import Board
 from engine.lettersets import letter_set
-from engine.lexicon import DEFAULT_NAME, DEFAULT_PATH, Lexicon
+from engine.lexicon import Lexicon
 from engine.movegen import Position, find_tops
-from lexicons.files import SHIPPED, SHIPPED_DEFAULT, lexicon_file, shipped_file
+from lexicons.files import SHIPPED, lexicon_file, shipped_file
 from lexicons.models import LexiconList
 from server.writes import ServiceError
 
@@ -34,19 +34,8 @@ _lock = threading.Lock()
 
 
 def lexicon_default_row(letters: str = "fr") -> LexiconList | None:
-    """The free list shipped for the letter set ``letters``, its row made on first use; None when no
-    list of that set is shipped."""
-    if letters == "fr":
-        found = LexiconList.objects.filter(name=DEFAULT_NAME, path=SHIPPED_DEFAULT, letters="fr").first()
-        if found:
-            return found
-        lexicon = lexicon_keep(Lexicon.from_file(DEFAULT_PATH, DEFAULT_NAME), pinned=True)
-        row, _ = LexiconList.objects.get_or_create(
-            sha256=lexicon.sha256,
-            letters="fr",
-            defaults={"name": DEFAULT_NAME, "word_count": lexicon.word_count, "path": SHIPPED_DEFAULT},
-        )
-        return row
+    """The free list shipped for the letter set ``letters`` (``engine.lexicon.SHIPPED``), its row made
+    on first use; None when no list of that set is shipped."""
     file = shipped_file(letters)
     if file is None:
         return None
@@ -54,12 +43,11 @@ def lexicon_default_row(letters: str = "fr") -> LexiconList | None:
     found = LexiconList.objects.filter(path=path, letters=letters).first()
     if found:
         return found
-    name = file.name.split(".")[0]
-    lexicon = Lexicon.from_file(file, name, letters=letter_set(letters))
+    lexicon = Lexicon.shipped(letter_set(letters))
     row, _ = LexiconList.objects.get_or_create(
         sha256=lexicon.sha256,
         letters=letters,
-        defaults={"name": name, "word_count": lexicon.word_count, "path": path},
+        defaults={"name": lexicon.name, "word_count": lexicon.word_count, "path": path},
     )
     lexicon_keep(lexicon, key=row.key, pinned=True)
     return row

@@ -35,7 +35,7 @@ def _words_read(data: bytes, letters: LetterSet) -> tuple[list[str], bytes, int]
         return words, list_text(words), 0
     reading = read_list(data, letters)
     written = sorted(tiles_text([ord(ch) - 64 for ch in key], letters) for key in reading.words)
-    return reading.words, "".join(f"{w}\n" for w in written).encode("utf-8"), reading.unspellable
+    return reading.words, list_text(written), reading.unspellable
 
 
 def lexicon_upload(*, name: str, data: bytes, club=None, letters: str = "fr") -> LexiconList:

@@ -71,16 +71,23 @@ def slip_text(typed: str, claimed: str = "", *, fisf: bool, letters: LetterSet =
 
 
 @functools.cache
+def long_tiles(letters: LetterSet) -> tuple[str, ...]:
+    """The set's tiles of several letters (``CH``, ``L·L``), longest first as the set cuts words
+    (``LetterSet.cutting``); none in French."""
+    return tuple(name for name, _code in letters.cutting if len(name) > 1)
+
+
+@functools.cache
 def _tile_names(letters: LetterSet) -> str:
-    names = [n for n in letters.names if n and n != "?" and not ("A" <= n <= "Z" and len(n) == 1)]
-    return json.dumps(sorted(names, key=len, reverse=True), ensure_ascii=False) if names else ""
+    names = [*long_tiles(letters), *sorted(letters.kept)]
+    return json.dumps(names, ensure_ascii=False) if names else ""
 
 
 @functools.cache
 def _joker_mark(letters: LetterSet) -> re.Pattern:
     """What a ``?`` marks as played with the joker: the tile before it, a bracketed tile or a tile
     of several letters (longest first, as the set cuts words) before a single letter."""
-    long = sorted((name for name in letters.names if name and len(name) > 1), key=len, reverse=True)
+    long = long_tiles(letters)
     if not long:
         return _JOKER_MARK
     names = "|".join(re.escape(name) for name in long)
@@ -220,7 +227,7 @@ class Screen:
     @property
     def multi_tiles(self) -> list[str]:
         """The set's tiles of several letters (``CH``, ``L·L``), for the slip's hint; none in French."""
-        return [name for name in self.letters.names if name and len(name) > 1]
+        return list(long_tiles(self.letters))
 
     @property
     def tile_names(self) -> str:

@@ -13,6 +13,7 @@ from engine.notation import rack_text
 from engine.ranking import Row
 from live import room, tried
 from live.announce import round_announcement
+from live.phone import long_tiles
 from live.selectors import SlipRow, graded_rounds, missing_tables, round_changes
 from server.language import interface_language
 from tournaments import standings
@@ -269,7 +270,7 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
         "fresh": fresh,
         "typed_draw": typed,
         "reliquat": rack_text(kept, letters),
-        "multi_letter": ", ".join(f"[{name}]" for name in letters.names if name and len(name) > 1),
+        "multi_letter": ", ".join(f"[{name}]" for name in long_tiles(letters)),
     }
 
 

@@ -118,12 +118,14 @@ def words_formed(cells: list[int], tiles: list, horizontal: bool, letters: Lette
         words.append(_run(board, min(new), horizontal, letters))
     for sq in sorted(new):
         cross = _run(board, sq, not horizontal, letters)
-        if len(cross) >= 2:
+        if cross:
             words.append(cross)
-    return [w for w in words if len(w) >= 2]
+    return [w for w in words if w]
 
 
 def _run(board: list[int], sq: int, horizontal: bool, letters: LetterSet) -> str:
+    """The word of two tiles or more through ``sq`` in that direction ("" for a lone tile): a tile
+    of several letters counts once."""
     step = 1 if horizontal else SIZE
     row, col = divmod(sq, SIZE)
 

@@ -130,8 +130,9 @@ def read_list(data: bytes, letters: LetterSet = FRENCH, limits: ListLimits = LIM
 
 
 def list_text(words: list[str]) -> bytes:
-    """The normalized list as a file, one word per line: its sha256 is ``checksum(words)``."""
-    return "".join(f"{word}\n" for word in words).encode("ascii")
+    """The normalized list as a file, one word per line (UTF-8: a French list is ASCII, another set's
+    holds its own letters, Ñ, Ç): its sha256 is ``checksum(words)``."""
+    return "".join(f"{word}\n" for word in words).encode("utf-8")
 
 
 def check_file_size(size: int, limits: ListLimits = LIMITS) -> None:
