@@ -72,9 +72,9 @@ def slip_text(typed: str, claimed: str = "", *, fisf: bool, letters: LetterSet =
 
 @functools.cache
 def long_tiles(letters: LetterSet) -> tuple[str, ...]:
-    """The set's tiles of several letters (``CH``, ``L·L``), longest first as the set cuts words
-    (``LetterSet.cutting``); none in French."""
-    return tuple(name for name, _code in letters.cutting if len(name) > 1)
+    """The set's tiles of several letters (``CH``, ``L·L``), longest first as the set cuts words;
+    none in French."""
+    return tuple(sorted((name for name in letters.names if name and len(name) > 1), key=len, reverse=True))
 
 
 @functools.cache
@@ -314,7 +314,8 @@ class Screen:
         else:
             parts = [gettext("sans placement")]
         if sub.word and sub.word != "-":
-            parts.append(sub.word.upper())
+            # Said as read aloud: a tile of several letters without the brackets that write it.
+            parts.append(sub.word.upper().replace("[", "").replace("]", ""))
         parts += [gettext("joker sur le %(letter)s") % {"letter": letter} for letter in self.slip_jokers]
         if sub.claimed is not None:
             claimed = ngettext("%(n)d point annoncé", "%(n)d points annoncés", sub.claimed)
