@@ -2,7 +2,10 @@
 
 Engine results carry a ``Message`` (a code and its parameters) rather than
 text, so the application can show it in the interface's language.  Each
-module registers the sentences of its own codes with ``register``.
+module registers the sentences of its own codes with ``register``, in French
+and English; other languages come as catalogues of their own (``add_language``:
+the application reads them from its locale files), each sentence under its
+code, with the French sentence it translates.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from dataclasses import dataclass, field
 
 LANGUAGES = ("fr", "en")
 _CATALOGUE: dict[str, dict[str, str]] = {}
+#: The sentences of further languages, by language and code.
+_MORE: dict[str, dict[str, str]] = {}
 
 
 def known(code: str) -> bool:
@@ -26,6 +31,16 @@ def register(entries: dict[str, dict[str, str]]) -> None:
         _CATALOGUE[code] = texts
 
 
+def add_language(lang: str, texts: dict[str, str]) -> None:
+    """The sentences of ``lang``, by code, for the codes registered in French and English."""
+    _MORE.setdefault(lang, {}).update(texts)
+
+
+def catalogue() -> dict[str, dict[str, str]]:
+    """Every registered code's French and English sentences (a copy)."""
+    return {code: dict(texts) for code, texts in _CATALOGUE.items()}
+
+
 @dataclass(frozen=True)
 class Message:
     code: str
@@ -33,7 +48,8 @@ class Message:
 
     def text(self, lang: str = "fr") -> str:
         texts = _CATALOGUE[self.code]
-        return texts.get(lang, texts["fr"]).format(**self.params)
+        template = texts.get(lang) or _MORE.get(lang, {}).get(self.code) or texts["fr"]
+        return template.format(**self.params)
 
     def __str__(self) -> str:
         return self.text("fr")

@@ -11,8 +11,10 @@ class ServerConfig(AppConfig):
         from django.db.models.signals import pre_save
 
         from server import messages  # noqa: F401 - registers the room's sentences
+        from server.language import load_catalogues
         from server.text import clean_before_saving
 
+        load_catalogues()
         # Each Celery worker process loads what the rooms need before its first task (a top search).
         worker_process_init.connect(_warm_up_worker, weak=False, dispatch_uid="server-warm-up")
         # No NUL, lone surrogate or too long a string reaches a column, on either database.

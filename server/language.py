@@ -1,10 +1,69 @@
-"""The interface's language as the message catalogue (``engine.messages``) names it."""
+"""The interface's language as the message catalogue (``engine.messages``) names it, and the
+catalogues of the languages beyond French and English: ``locale/<lang>/messages.json``, each code's
+sentence with the French sentence it translates (a French sentence changed since leaves its
+translation stale, which the tests see)."""
 
 from __future__ import annotations
 
+import importlib
+import json
+import pkgutil
+from pathlib import Path
+
+from django.conf import settings
 from django.utils.translation import get_language
+
+from engine import messages
+
+#: The packages whose modules register sentences (``engine.messages.register``).
+PACKAGES = (
+    "engine",
+    "server",
+    "tournaments",
+    "live",
+    "results",
+    "review",
+    "training",
+    "lexicons",
+    "clubs",
+    "simultaneous",
+)
 
 
 def interface_language() -> str:
-    """The engine message language matching the active interface language (French unless English)."""
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
+    """The active interface language when the interface has it, French otherwise."""
+    lang = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def catalogue_path(lang: str) -> Path:
+    return Path(settings.LOCALE_PATHS[0]) / lang / "messages.json"
+
+
+def read_catalogue(lang: str) -> dict[str, dict[str, str]]:
+    """``{code: {"fr": French sentence, lang: sentence}}`` as the file holds it ({} without one)."""
+    try:
+        return json.loads(catalogue_path(lang).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
+def load_catalogues() -> None:
+    """Every further language's sentences into ``engine.messages`` (once, at start)."""
+    for lang, _name in settings.LANGUAGES:
+        if lang not in messages.LANGUAGES:
+            found = read_catalogue(lang)
+            messages.add_language(
+                lang, {code: entry[lang] for code, entry in found.items() if entry.get(lang)}
+            )
+
+
+def registered() -> dict[str, dict[str, str]]:
+    """Every code registered by the project's modules, with its French and English sentences."""
+    for package in PACKAGES:
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(module.__path__, f"{package}."):
+            if ".migrations" in info.name or info.name.endswith("__main__"):
+                continue
+            importlib.import_module(info.name)
+    return messages.catalogue()
