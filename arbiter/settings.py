@@ -215,7 +215,7 @@ LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "fr"
-LANGUAGES = [("fr", "Français"), ("en", "English")]
+LANGUAGES = [("fr", "Français"), ("en", "English"), ("es", "Español"), ("ca", "Català")]
 LOCALE_PATHS = [SHARE_DIR / "locale"]
 #: deploy/: the reverse proxy's template (server/proxy.py).
 DEPLOY_DIR = SHARE_DIR / "deploy"

@@ -36,6 +36,11 @@ def add_language(lang: str, texts: dict[str, str]) -> None:
     _MORE.setdefault(lang, {}).update(texts)
 
 
+def languages() -> tuple[str, ...]:
+    """Every language with sentences: French, English and those added."""
+    return (*LANGUAGES, *(lang for lang in _MORE if lang not in LANGUAGES))
+
+
 def catalogue() -> dict[str, dict[str, str]]:
     """Every registered code's French and English sentences (a copy)."""
     return {code: dict(texts) for code, texts in _CATALOGUE.items()}
@@ -48,8 +53,15 @@ class Message:
 
     def text(self, lang: str = "fr") -> str:
         texts = _CATALOGUE[self.code]
-        template = texts.get(lang) or _MORE.get(lang, {}).get(self.code) or texts["fr"]
-        return template.format(**self.params)
+        template = texts.get(lang) or _MORE.get(lang, {}).get(self.code)
+        if template is None:
+            return texts["fr"].format(**self.params)
+        if lang in LANGUAGES:
+            return template.format(**self.params)
+        # A parameter given per language (``reason_fr``, ``reason_en``) is named ``reason_<lang>`` in
+        # a further language's sentence; one given in French and English only is said in French.
+        said = {f"{name[:-3]}_{lang}": value for name, value in self.params.items() if name.endswith("_fr")}
+        return template.format(**{**said, **self.params})
 
     def __str__(self) -> str:
         return self.text("fr")

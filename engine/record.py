@@ -53,7 +53,7 @@ from engine.board import SIZE, Board, square_name
 from engine.draw import Bag, DrawError, check_typed_rack, remaining_after
 from engine.lettersets import UnknownLetterSet, letter_set
 from engine.lexicon import Lexicon
-from engine.messages import LANGUAGES, Message
+from engine.messages import Message, languages
 from engine.notation import NotationError, RackText, Ref, parse_rack, parse_ref, parse_word, rack_text
 from engine.play import Play
 from engine.scoring import Illegal, apply, evaluate
@@ -100,7 +100,7 @@ class RecordError(ValueError):
 
 def _in_round(number: int, reason: Message) -> Message:
     # The reason is rendered now in every language so the message stays plain data.
-    texts = {f"reason_{lang}": _lower_first(reason.text(lang)) for lang in LANGUAGES}
+    texts = {f"reason_{lang}": _lower_first(reason.text(lang)) for lang in languages()}
     return Message("record_in_round", {"round": number, **texts})
 
 

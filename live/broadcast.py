@@ -32,9 +32,10 @@ from engine.alphabet import FRENCH, LetterSet
 from engine.board import CELLS
 from live import room
 from live.closed_results import Shared, results_of, worker_coming
-from live.own import languages
+from live.own import languages, note_language
 from live.phone import Phase, Screen, room_screen
 from server import memo, push
+from server.language import interface_language
 from server.writes import BROKER_DOWN, task
 from tournaments import marks
 from tournaments.models import Game, Round
@@ -140,9 +141,8 @@ def own_room(player_id: int) -> str:
 def listen_path(player) -> str:
     """Where this player's phone listens: its room's channel in the interface's language and its own,
     on one connection; "" where nothing is pushed (the laptop)."""
-    lang = translation.get_language() or settings.LANGUAGE_CODE
-    if lang not in languages():
-        lang = settings.LANGUAGE_CODE
+    lang = interface_language()
+    note_language(player.tournament, lang)
     return push.listen_path(push_room(player.tournament_id, lang), own_room(player.pk))
 
 
@@ -154,7 +154,7 @@ def messages(tournament_id: int, key: str, at: float = 0.0):
     closed = screen.phase in (Phase.CLOSED, Phase.ENDED)
     results = results_of(screen, marks.players_mark(tournament_id), pusher=True) if closed else None
     own_key = results.digest if results else ""
-    for lang in languages():
+    for lang in languages(screen.round.game.tournament if screen.round else None):
         yield push_room(tournament_id, lang), room_message(screen, lang, at, own_key)
     if results is None or _results_sent(tournament_id) == results.digest:
         return

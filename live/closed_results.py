@@ -118,7 +118,9 @@ def room_results(screen: Screen) -> Results:
             earlier_games=earlier,
         )
         graded = (
-            None if sub is None else (sub.graded_at is not None, sub.sanction, sub.message, sub.message_en)
+            None
+            if sub is None
+            else (sub.graded_at is not None, sub.sanction, sub.message, sub.message_en, sub.message_more)
         )
         digest.update(repr((player.pk, player.token, graded, own.standing)).encode())
         screens.append(own)
@@ -127,7 +129,7 @@ def room_results(screen: Screen) -> Results:
 
 def _languages_html(screen: Screen) -> dict[str, str]:
     solo_value = screen.round.game.tournament.solo_value
-    return {lang: own_html(screen, lang, solo_value) for lang in languages()}
+    return {lang: own_html(screen, lang, solo_value) for lang in languages(screen.round.game.tournament)}
 
 
 def is_shared() -> bool:

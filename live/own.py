@@ -9,14 +9,36 @@ import functools
 from html import escape
 
 from django.conf import settings
+from django.db import transaction
 from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext
 
 
-def languages() -> list[str]:
-    """The interface's languages: a room's messages and each phone's own result are made in each."""
-    return [code for code, _name in settings.LANGUAGES]
+def languages(tournament=None) -> list[str]:
+    """The languages a room's messages and each phone's own result are made in: its sheets' and
+    those its phones read (``note_language``); every interface language without a tournament.  A
+    room of one language makes its 1,500 results once at a close, not once per interface language."""
+    every = [code for code, _name in settings.LANGUAGES]
+    if tournament is None:
+        return every
+    wanted = {tournament.sheet_language, *(tournament.room_languages or ())}
+    return [code for code in every if code in wanted]
+
+
+def note_language(tournament, lang: str) -> None:
+    """A phone of the room reads ``lang``: the room's messages are made in it from now on.  Saving
+    the tournament moves the room's mark, so every process writes its next state in it too."""
+    if lang not in dict(settings.LANGUAGES) or lang in languages(tournament):
+        return
+    from tournaments.models import Tournament
+
+    with transaction.atomic():
+        row = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if lang not in row.room_languages:
+            row.room_languages = [*row.room_languages, lang]
+            row.save(update_fields=["room_languages"])
+    tournament.room_languages = row.room_languages
 
 
 #: The words every result says, looked up once per language (a close writes 1,500 results, in each).
@@ -59,7 +81,7 @@ def _line(screen, lang: str, solo_value: int, words: dict[str, str]) -> str:
     sub, standing = screen.submission, screen.standing
     if sub is not None and sub.graded_at:
         sanction = f"sanction-{escape(sub.sanction or 'none')}"
-        said = sub.message_en if lang == "en" and sub.message_en else sub.message
+        said = sub.said(lang)
     else:
         sanction, said = "sanction-zero", words["0 — aucun bulletin remis."]
     solo = ""

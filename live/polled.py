@@ -53,7 +53,10 @@ def _make(tournament_id: int, key: str, mark: str | None) -> Polled:
     closed = screen.phase in (Phase.CLOSED, Phase.ENDED)
     results = results_of(screen, mark) if closed else None
     digest = results.digest if results else ""
-    rooms = {lang: room_state(screen, lang, 0.0, digest) for lang in languages()}
+    rooms = {
+        lang: room_state(screen, lang, 0.0, digest)
+        for lang in languages(screen.round.game.tournament if screen.round else None)
+    }
     return Polled(screen.signature, rooms, results)
 
 
@@ -61,13 +64,13 @@ def answer(tournament_id: int, player_id: int, key: str, lang: str, remaining: f
     """The messages that bring a phone of ``lang`` showing an older state to the room's state
     ``key`` (``remaining``: its clock's seconds now), or None when only Django's page can (a player
     the closed round's results do not hold: registered since)."""
-    if lang not in languages():
-        return None
     mark = players_mark(tournament_id)
     kept = _polled if mark is not None else _polled_briefly
     with _making:
         state = kept.get((tournament_id, key, mark), lambda: _make(tournament_id, key, mark))
-    room = state.rooms[lang]
+    room = state.rooms.get(lang)
+    if room is None:  # a language the room's phones did not read when it was made: Django's page
+        return None
     if room["ph"] == Phase.RUNNING and remaining is not None:
         room = {**room, "rem": round(remaining, 1)}
     messages = [room]

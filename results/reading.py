@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine import record as engine_record
 from engine.categories import category_code
-from engine.messages import LANGUAGES
+from engine.messages import languages
 from engine.ranking import Entrant, Score
 from engine.texts import codepoint, forbidden_char, quoted
 from lexicons.models import LexiconList
@@ -191,7 +191,7 @@ def _record(name: str, obj: dict) -> engine_record.GameRecord:
     try:
         record = engine_record.parse(_field(name, obj, "game", dict))
     except engine_record.RecordError as error:
-        reasons = {f"reason_{lang}": error.message.text(lang) for lang in LANGUAGES}
+        reasons = {f"reason_{lang}": error.message.text(lang) for lang in languages()}
         raise MergeError("merge_game_invalid", file=name, **reasons) from None
     for number, r in enumerate(record.rounds, 1):
         if r.score > MAX_ROUND_SCORE:

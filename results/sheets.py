@@ -256,7 +256,7 @@ def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> Ca
         sanction, reason = str(SANCTIONS["zero"]), ("no slip" if lang == "en" else "pas de bulletin")
     else:
         sanction = str(SANCTIONS.get(sub.sanction, ""))
-        reason = (sub.message_en if lang == "en" else sub.message) if sub.sanction != "none" else ""
+        reason = sub.said(lang) if sub.sanction != "none" else ""
     return CardRound(
         number=rnd.number,
         slip=sub.slip_text() if sub else "",

@@ -19,7 +19,7 @@ from engine import record as engine_record
 from engine.alphabet import BLANK, BLANK_FLAG, FRENCH, LETTER_MASK, LetterSet
 from engine.categories import category_code
 from engine.lettersets import SETS, letter_set
-from engine.messages import LANGUAGES, Message
+from engine.messages import Message, languages
 from engine.notation import parse_rack, parse_ref
 from engine.texts import forbidden_char, quoted
 from live.codes import code_ok
@@ -237,7 +237,7 @@ def record_problem(value: object) -> Message | None:
         engine_record.parse(value)
     except engine_record.RecordError as error:
         return Message(
-            "transfer_prepared", {f"reason_{lang}": error.message.text(lang) for lang in LANGUAGES}
+            "transfer_prepared", {f"reason_{lang}": error.message.text(lang) for lang in languages()}
         )
     return None
 

@@ -97,14 +97,14 @@ def game_round(
         sub = Submission.objects.filter(round=rnd, player=player).first()
         if sub is None:
             none = Message("review_no_slip")
-            slip = Slip("", 0, "zero", none.text("fr"), none.text("en"))
+            slip = Slip("", 0, "zero", none.text(lang))
         else:
             sent = sub.slip_text()
             position = Position(board.copy(), tiles, lexicon, first_move=rnd.number == 1)
             mode = Mode(game.tournament.grading)
             grade = grade_text(position, sent, mode, top=rnd.top_score)
             paid = sub.paid if sub.paid is not None else grade.paid
-            slip = Slip(sent, paid, sub.sanction or grade.sanction.value, sub.message, sub.message_en)
+            slip = Slip(sent, paid, sub.sanction or grade.sanction.value, sub.said(lang))
     return round_view(
         number=number,
         rack=rnd.rack,

@@ -47,9 +47,8 @@ class Slip:
     sent: str
     paid: int
     sanction: str
-    #: Why it was paid so, in French and in English.
-    message: str
-    message_en: str
+    #: Why it was paid so, in the reader's language.
+    said: str
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.messages import LANGUAGES, Message
+from engine.messages import Message, languages
 from server import reference
 from server.writes import ServiceError
 
@@ -49,7 +49,7 @@ def altered(path: Path, code: str, **params) -> ServiceError:
     """The refusal of a copy that is not as this code writes it, the reason ``code`` in each language."""
     reason = Message(code, params)
     return ServiceError(
-        "copy_altered", path=str(path), **{f"reason_{lang}": reason.text(lang) for lang in LANGUAGES}
+        "copy_altered", path=str(path), **{f"reason_{lang}": reason.text(lang) for lang in languages()}
     )
 
 

@@ -15,7 +15,7 @@ from celery import current_app
 from django.db import connection, transaction
 from kombu.exceptions import OperationalError
 
-from engine.messages import LANGUAGES, Message
+from engine.messages import Message, languages
 from server.language import interface_language
 
 
@@ -33,7 +33,7 @@ class ServiceError(Exception):
     @classmethod
     def because(cls, code: str, reason: Message) -> ServiceError:
         """A refusal whose reason is an engine message, kept in every language."""
-        return cls(code, **{f"reason_{lang}": reason.text(lang) for lang in LANGUAGES})
+        return cls(code, **{f"reason_{lang}": reason.text(lang) for lang in languages()})
 
 
 #: On SQLite one transaction writes at a time, and a connection that finds the database locked sleeps

@@ -16,6 +16,8 @@ from engine.lettersets import letter_set
 
 #: The letter sets a tournament plays (``engine.lettersets``), each named in its own language.
 LETTER_SETS = [("fr", "Français"), ("es", "Español"), ("ca", "Català"), ("en", "English")]
+#: The interface's languages, each named in itself (``settings.LANGUAGES``): the sheets' too.
+INTERFACE_LANGUAGES = [("fr", "Français"), ("en", "English"), ("es", "Español"), ("ca", "Català")]
 
 
 def new_token() -> str:
@@ -102,8 +104,11 @@ class Tournament(models.Model):
         default=Aggregate.CUMULATED,
     )
     sheet_language = models.CharField(
-        _("langue des feuilles"), max_length=2, choices=[("fr", "Français"), ("en", "English")], default="fr"
+        _("langue des feuilles"), max_length=2, choices=INTERFACE_LANGUAGES, default="fr"
     )
+    #: The languages the room's phones read (each phone its browser's): its pushed states and each
+    #: player's result at a close are written in these only.  A phone of another language adds it.
+    room_languages = models.JSONField(default=list, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     #: The club that owns the tournament on this server (``clubs``): only its members see it.
@@ -277,10 +282,20 @@ class Submission(models.Model):
     reason = models.CharField(max_length=20, blank=True)
     message = models.CharField(max_length=300, blank=True)
     message_en = models.CharField(max_length=300, blank=True)
+    #: The grade's sentence in the interface's further languages (``{"es": …, "ca": …}``).
+    message_more = models.JSONField(default=dict, blank=True)
     graded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "player"], name="one_slip_per_round")]
+
+    def said(self, lang: str) -> str:
+        """The grade's sentence in ``lang`` (French where it was not written in it)."""
+        if lang == "en" and self.message_en:
+            return self.message_en
+        if lang not in ("fr", "en"):
+            return (self.message_more or {}).get(lang) or self.message
+        return self.message
 
     def slip_text(self) -> str:
         parts = [self.ref or "-", self.word]

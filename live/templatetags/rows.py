@@ -51,7 +51,7 @@ def slip_rows(context, rows, rnd, start=0, stop=None) -> SafeString:
 def _slip_rows(rows, rnd, enter: str) -> str:
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{_TOKEN_HERE}">'
     history = _history_address(rnd)
-    english = translation.get_language() == "en"
+    lang = translation.get_language()
     words = {
         "by_arbiter": escape(gettext("saisi par l’arbitre")),
         "none": escape(gettext("aucun bulletin")),
@@ -59,7 +59,7 @@ def _slip_rows(rows, rnd, enter: str) -> str:
         "history": escape(gettext("historique")),
         "label": escape(gettext("Bulletin de la table %(table)s")),
     }
-    return "".join(_row(row, csrf, enter, history, english, words) for row in rows)
+    return "".join(_row(row, csrf, enter, history, lang, words) for row in rows)
 
 
 def _history_address(rnd) -> tuple[str, str]:
@@ -99,7 +99,7 @@ def _history_link(history: tuple[str, str], table: int, text: str, css_class: st
     return f'<a{css} href="{address}" hx-get="{address}" hx-target="#slip-history">{text}</a>'
 
 
-def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, words: dict) -> str:
+def _row(row, csrf: str, enter: str, history: tuple[str, str], lang: str, words: dict) -> str:
     sub, player = row.submission, row.player
     table = player.table_number
     if sub is None:
@@ -113,7 +113,7 @@ def _row(row, csrf: str, enter: str, history: tuple[str, str], english: bool, wo
         if sub.entered_by_id:
             slip += f' <small title="{words["by_arbiter"]}">✎</small>'
         paid = str(sub.paid)
-        reason = escape(sub.message_en if english else sub.message)
+        reason = escape(sub.said(lang))
     label = words["label"] % {"table": table}
     grace = ""
     if row.in_grace:

@@ -247,9 +247,8 @@ def slip_enter(request, pk: int):
         return _after_slip(request, rnd, error.text(), focus)
     # Stored at Enter, and said at once how it was read, beside the field, with the undo below it:
     # a fast typist glances at the line instead of confirming each slip.
-    english = interface_language() == "en"
     read = {"table": form.cleaned_data["table_number"], "slip": sub.slip_text(), "paid": sub.paid}
-    read["why"] = (sub.message_en if english else sub.message) if sub.sanction not in ("", "none") else ""
+    read["why"] = sub.said(interface_language()) if sub.sanction not in ("", "none") else ""
     return _after_slip(request, rnd, focus=focus, read=read)
 
 

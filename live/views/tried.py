@@ -104,9 +104,8 @@ def tried_accept(request, pk: int, claim: int):
         sub = accept_claim(claim_id=claim, round_id=rnd.pk, user=request.user)
     except ServiceError as error:
         return _after_slip(request, rnd, error.text())
-    english = interface_language() == "en"
     read = {"table": sub.player.table_number, "slip": sub.slip_text(), "paid": sub.paid}
-    read["why"] = (sub.message_en if english else sub.message) if sub.sanction not in ("", "none") else ""
+    read["why"] = sub.said(interface_language()) if sub.sanction not in ("", "none") else ""
     return _after_slip(request, rnd, read=read)
 
 

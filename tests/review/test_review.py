@@ -97,7 +97,7 @@ def test_each_round_shows_the_top_and_the_best_placements_with_the_players_own_m
             Decimal("0.01")
         )
     missing = reads.game_round(game, 2, player=chloe, lang="fr")
-    assert (missing.slip.paid, missing.slip.message) == (0, "Pas de bulletin.")
+    assert (missing.slip.paid, missing.slip.said) == (0, "Pas de bulletin.")
     unknown = reads.game_round(game, 3, player=chloe, lang="fr")
     assert unknown.slip.sent == "H8 ZZZZ 12" and unknown.slip.paid == 0 and not unknown.listed
 

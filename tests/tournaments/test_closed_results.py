@@ -17,6 +17,7 @@ from live.own import own_html
 from tests.fixtures import calls_to
 from tests.live_services import REDIS_DATABASES
 from tournaments import marks, services
+from tournaments.models import Tournament
 from tournaments.selectors import round_key
 
 from .test_polled import _messages
@@ -47,6 +48,8 @@ def made(monkeypatch):
 
 
 def _closed(players, game):
+    """A closed round of a French room where phones read English too."""
+    Tournament.objects.filter(pk=game.tournament_id).update(room_languages=["en"])
     rnd = _running(game)
     _call(application, _environ(players[0].token, urllib.parse.urlencode(_form(rnd, _top(rnd))).encode()))
     services.round_close(round_id=rnd.pk)

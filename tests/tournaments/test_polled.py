@@ -13,7 +13,7 @@ from django.db import connections
 from arbiter.wsgi import application
 from live import broadcast, closed_results, phone
 from tournaments import services
-from tournaments.models import Player
+from tournaments.models import Player, Tournament
 from tournaments.selectors import round_key
 
 from .test_slipgate import _call, _environ, _form, _running, _top
@@ -57,7 +57,13 @@ def _pushed(tournament_id: int, lang: str) -> dict:
     return {k: v for k, v in message.items() if k != "rem"}
 
 
+def _english_too(game) -> None:
+    """Phones of the room read English besides the sheets' French."""
+    Tournament.objects.filter(pk=game.tournament_id).update(room_languages=["en"])
+
+
 def test_a_running_round_is_answered_with_the_rooms_state_as_pushed(players, game):
+    _english_too(game)
     rnd = _running(game)
     key = round_key(rnd)
     (state,) = _messages(players[0].token, s="0.0.p", d="fr")
@@ -74,6 +80,7 @@ def test_a_running_round_is_answered_with_the_rooms_state_as_pushed(players, gam
 
 
 def test_a_closed_round_brings_each_phone_its_own_result_first(players, game):
+    _english_too(game)
     rnd = _running(game)
     _call(application, _environ(players[0].token, urllib.parse.urlencode(_form(rnd, _top(rnd))).encode()))
     services.round_close(round_id=rnd.pk)
@@ -138,3 +145,18 @@ def test_a_closed_rounds_results_are_made_once_while_its_state_and_players_stay(
     services.player_update(player=players[0], table_number=players[0].table_number, name="Alice A.")
     _messages(players[0].token, s=round_key(rnd), d="fr")
     assert len(made) == 2
+
+
+def test_a_phone_of_another_language_is_answered_by_django_until_its_page_adds_the_language(
+    client, players, game
+):
+    """A room writes its states in the languages its phones read: a poll in Spanish before any
+    Spanish page is Django's answer; the page in Spanish adds the language, then the gate answers."""
+    rnd = _running(game)
+    status, headers, text = _poll(players[0].token, s="0.0.p", d="es")
+    assert status == "200 OK" and 'id="player-status"' in text
+    page = client.get(f"/j/{players[1].token}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert page.status_code == 200 and page["Content-Language"] == "es"
+    assert Tournament.objects.get(pk=game.tournament_id).room_languages == ["es"]
+    (state,) = _messages(players[0].token, s="0.0.p", d="es")
+    assert state["k"] == round_key(rnd) and state == {**state, **_pushed(game.tournament_id, "es")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from engine.grading import Grade, Mode, grade_text
+from engine.messages import languages
 from engine.movegen import Position
 from tournaments.models import Round, Submission
 from tournaments.services.tops import position_of, round_compute_top
@@ -22,6 +23,9 @@ def grade_fields(result: Grade) -> dict:
         "reason": result.reason.value if result.reason else "",
         "message": result.message.text("fr")[:300],
         "message_en": result.message.text("en")[:300],
+        "message_more": {
+            lang: result.message.text(lang)[:300] for lang in languages() if lang not in ("fr", "en")
+        },
         "graded_at": timezone.now(),
     }
 
