@@ -1,6 +1,9 @@
-"""The rack announced aloud the arbiter's way (§3.3.1): the projector's voice."""
+"""The rack announced aloud the arbiter's way (§3.3.1): the projector's voice, in the language of
+the tournament's letter set (a Spanish bag is called in Spanish)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from engine import alphabet
 from engine.alphabet import FRENCH, LetterSet
@@ -8,7 +11,7 @@ from engine.draw import Rejection
 from engine.notation import parse_rack
 from tournaments.models import Round
 
-#: The country table the arbiter spells tiles with (§3.3.1).
+#: The country table the French arbiter spells tiles with (§3.3.1).
 COUNTRIES = {
     "A": "Algérie", "B": "Belgique", "C": "Canada", "D": "Danemark", "E": "Égypte", "F": "France",
     "G": "Grèce", "H": "Hongrie", "I": "Italie", "J": "Jordanie", "K": "Kenya", "L": "Luxembourg",
@@ -17,28 +20,98 @@ COUNTRIES = {
     "Y": "Yougoslavie", "Z": "Zambie",
 }  # fmt: skip
 
-BLANK_SPOKEN = "Joker, lettre blanche"
+#: The tiles' names in Spanish and Catalan, as said aloud (a synthetic voice reads "LL" or "NY"
+#: letter by letter); a tile without a name here is said as written.
+SPANISH_NAMES = {
+    "A": "a", "B": "be", "C": "ce", "CH": "che", "D": "de", "E": "e", "F": "efe", "G": "ge",
+    "H": "hache", "I": "i", "J": "jota", "K": "ka", "L": "ele", "LL": "elle", "M": "eme", "N": "ene",
+    "Ñ": "eñe", "O": "o", "P": "pe", "Q": "cu", "R": "erre", "RR": "doble erre", "S": "ese", "T": "te",
+    "U": "u", "V": "uve", "W": "uve doble", "X": "equis", "Y": "i griega", "Z": "zeta",
+}  # fmt: skip
+CATALAN_NAMES = {
+    "A": "a", "B": "be", "C": "ce", "Ç": "ce trencada", "D": "de", "E": "e", "F": "efa", "G": "ge",
+    "H": "hac", "I": "i", "J": "jota", "K": "ca", "L": "ela", "L·L": "ela geminada", "M": "ema",
+    "N": "ena", "NY": "enya", "O": "o", "P": "pe", "QU": "cu", "R": "erra", "S": "essa", "T": "te",
+    "U": "u", "V": "ve baixa", "W": "ve doble", "X": "ics", "Y": "i grega", "Z": "zeta",
+}  # fmt: skip
 
-_NUMBERS = ("zéro", "une", "deux", "trois", "quatre", "cinq", "six", "sept")
 
-THIRTY_SECONDS = "Trente secondes."
+@dataclass(frozen=True)
+class Voice:
+    """What the voice says in one language, and the language the browser speaks it in."""
 
-TIME_UP = "Terminé."
+    speech: str
+    round: str
+    kept: tuple[str, str]
+    drawn: str
+    rejected: str
+    blank: str
+    thirty: str
+    time_up: str
+    numbers: tuple[str, ...]
+    names: dict[str, str]
+    #: "Algérie A" (the French table) or the tile's name alone.
+    countries: bool = False
+
+
+VOICES = {
+    "fr": Voice(
+        "fr-FR", "Coup numéro {n}.", ("{n} lettre restante : {kept}.", "{n} lettres restantes : {kept}."),
+        "Tirage :", "Rejet{why} : {n} lettres remises dans le sac.", "Joker, lettre blanche",
+        "Trente secondes.", "Terminé.",
+        ("zéro", "une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit"),
+        COUNTRIES, countries=True,
+    ),
+    "es": Voice(
+        "es-ES", "Jugada número {n}.", ("Queda {n} ficha: {kept}.", "Quedan {n} fichas: {kept}."),
+        "Nuevas fichas:", "Rechazo{why}: {n} fichas devueltas a la bolsa.", "Comodín",
+        "Treinta segundos.", "Tiempo.",
+        ("cero", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho"),
+        SPANISH_NAMES,
+    ),
+    "ca": Voice(
+        "ca-ES", "Jugada número {n}.", ("Queda {n} fitxa: {kept}.", "Queden {n} fitxes: {kept}."),
+        "Noves fitxes:", "Rebuig{why}: {n} fitxes tornen a la bossa.", "Escarràs",
+        "Trenta segons.", "Temps.", ("zero", "una", "dues", "tres", "quatre", "cinc", "sis", "set", "vuit"),
+        CATALAN_NAMES,
+    ),
+    "en": Voice(
+        "en-GB", "Round {n}.", ("{n} tile kept: {kept}.", "{n} tiles kept: {kept}."),
+        "Drawn:", "Rejected{why}: {n} tiles back in the bag.", "Blank",
+        "Thirty seconds.", "Time.", ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"),
+        {},
+    ),
+}  # fmt: skip
+
+BLANK_SPOKEN = VOICES["fr"].blank
+THIRTY_SECONDS = VOICES["fr"].thirty
+TIME_UP = VOICES["fr"].time_up
+
+
+def voice_of(letters: LetterSet = FRENCH) -> Voice:
+    """The voice of a letter set: its own language's, French for a set without one."""
+    return VOICES.get(letters.code, VOICES["fr"])
 
 
 def spelled(code: int, letters: LetterSet = FRENCH) -> str:
-    """A tile as the arbiter says it: ``Algérie A``, ``Joker, lettre blanche``; a tile the country
-    table does not spell (``CH``, ``Ñ``, ``L·L``) by its name."""
+    """A tile as the arbiter says it: ``Algérie A``, ``Joker, lettre blanche``; ``che`` in Spanish; a
+    tile the voice has no name for by itself."""
+    voice = voice_of(letters)
     if code == alphabet.BLANK:
-        return BLANK_SPOKEN
+        return voice.blank
     letter = alphabet.char(code, letters)
-    country = COUNTRIES.get(letter)
-    return f"{country} {letter}" if country else letter
+    name = voice.names.get(letter)
+    if name is None:
+        return letter
+    return f"{name} {letter}" if voice.countries else name
 
 
-def _count(n: int) -> str:
-    word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
-    return word[:1].upper() + word[1:]
+def _count(n: int, voice: Voice) -> str:
+    return voice.numbers[n] if n < len(voice.numbers) else str(n)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def rack_sentences(rack: str, letters: LetterSet = FRENCH) -> list[str]:
@@ -50,13 +123,13 @@ def rack_sentences(rack: str, letters: LetterSet = FRENCH) -> list[str]:
 def _spoken_rack(reliquat, new, letters: LetterSet = FRENCH) -> list[str]:
     """The number of kept letters and the reliquat in alphabetical order (blank last), then each
     new tile in the order drawn (§3.3.1)."""
+    voice = voice_of(letters)
     sentences = []
     if reliquat:
         n = len(reliquat)
         kept = ", ".join(spelled(t, letters) for t in sorted(reliquat))
-        plural = "s" if n > 1 else ""
-        sentences.append(f"{_count(n)} lettre{plural} restante{plural} : {kept}.")
-        sentences.append("Tirage :")
+        sentences.append(_sentence(voice.kept[n > 1].format(n=_count(n, voice), kept=kept)))
+        sentences.append(voice.drawn)
     sentences.extend(f"{spelled(t, letters)}." for t in new)
     return sentences
 
@@ -68,22 +141,24 @@ def announcement(
     first one begins with the ``reliquat`` kept letters, unless its text marks them ``AEI+BCD``),
     "rejet", why (``reasons``: ``engine.draw.Rejection`` values) and the number of letters
     returned, then the rack that stands."""
-    sentences = [f"Coup numéro {number}."]
+    voice = voice_of(letters)
+    sentences = [voice.round.format(n=number)]
     for index, rejected in enumerate(rejections):
         written = parse_rack(rejected, letters)
         tiles = written.tiles
         kept = len(written.reliquat) or (reliquat if index == 0 else 0)
         sentences.extend(_spoken_rack(tiles[:kept], tiles[kept:], letters))
-        why = _reason(reasons[index] if index < len(reasons) else "")
-        sentences.append(f"Rejet{why} : {_count(len(tiles)).lower()} lettres remises dans le sac.")
+        why = _reason(reasons[index] if index < len(reasons) else "", letters)
+        sentences.append(voice.rejected.format(why=why, n=_count(len(tiles), voice)))
     sentences.extend(rack_sentences(rack, letters))
     return sentences
 
 
-def _reason(code: str) -> str:
-    """``, pas assez de voyelles`` said after "Rejet" (the voice speaks French); nothing when unknown."""
+def _reason(code: str, letters: LetterSet = FRENCH) -> str:
+    """``, pas assez de voyelles`` said after "Rejet", in the voice's language; nothing when unknown."""
+    lang = letters.code if letters.code in VOICES else "fr"
     try:
-        return f", {Rejection(code).message.text('fr')}"
+        return f", {Rejection(code).message.text(lang)}"
     except ValueError:
         return ""
 

@@ -68,7 +68,8 @@ def tournament_document(tournament: Tournament) -> dict:
     claims = claims_by_round(tournament)
     for sub in slips:
         row = {"id": sub.pk, "player": sub.player_id, "entered": sub.entered_by_id is not None}
-        slips_of.setdefault(sub.round_id, []).append({**row, **_row(sub, SLIP_FIELDS)})
+        more = {"message_more": sub.message_more} if sub.message_more else {}  # the grade in es, ca
+        slips_of.setdefault(sub.round_id, []).append({**row, **_row(sub, SLIP_FIELDS), **more})
     for change in changes:
         row = {
             "id": change.pk,

@@ -433,9 +433,14 @@ def _round(check: Checker, where: str, obj: object, players: set, claims: bool =
 
 
 def _slip(check: Checker, where: str, obj: object, players: set) -> dict | None:
-    if not check.keys(where, obj, ("id", "player", "entered", *SLIP_FIELDS)):
+    more = ("message_more",) if isinstance(obj, dict) and "message_more" in obj else ()  # a file may lack it
+    if not check.keys(where, obj, ("id", "player", "entered", *SLIP_FIELDS, *more)):
         return None
-    slip = check.fields(where, Submission, obj, SLIP_FIELDS)
+    slip = check.fields(where, Submission, obj, SLIP_FIELDS + more)
+    if more:
+        said = obj["message_more"]
+        fine = isinstance(said, dict) and all(isinstance(v, str) and len(v) <= 300 for v in said.values())
+        check.shape(where, "message_more", fine)
     slip["id"] = _id(check, where, obj["id"])
     slip["player"] = _reference(check, where, "player", obj["player"], players)
     slip["entered"] = check.shape(where, "entered", isinstance(obj["entered"], bool)) and obj["entered"]

@@ -25,7 +25,7 @@ from tournaments.services.registration import codes_fresh
 
 #: A slip's columns as the prepared rows hold them: its round and player (filled in under the lock),
 #: who typed it, then the file's fields.
-SLIP_COLUMNS = ("round", "player", "entered_by", *SLIP_FIELDS)
+SLIP_COLUMNS = ("round", "player", "entered_by", *SLIP_FIELDS, "message_more")
 
 
 @dataclass
@@ -67,7 +67,7 @@ def tournament_prepared(document: dict, user) -> PreparedTournament:
             slips_of = {}  # the file's slip id in this round -> (the round's position, its player)
             for s in rdoc["slips"]:
                 slips_of[s["id"]] = (round_at, s["player"])
-                values = [f.get_db_prep_save(s[f.name], connection) for f in slip_fields]
+                values = [f.get_db_prep_save(s.get(f.name, f.get_default()), connection) for f in slip_fields]
                 prepared.slips.append((round_at, s["player"], user.pk if s["entered"] else None, *values))
             _prepare_changes(prepared, round_at, rdoc["changes"], slips_of, user)
     return prepared

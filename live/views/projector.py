@@ -35,11 +35,13 @@ def projector(request, pk: int):
     game, rnd, later = _followed(pk)
     if later:
         return redirect("live:projector", game.pk)
+    voice = announce.voice_of(game.tournament.letter_set)
     context = {
         "view": screens.projection(game, rnd),
         "pulse": pulse.ticket(request, "projector", game),
-        "thirty": announce.THIRTY_SECONDS,
-        "time_up": announce.TIME_UP,
+        "thirty": voice.thirty,
+        "time_up": voice.time_up,
+        "speech": voice.speech,
     }
     return render(request, "live/game_projector.html", context)
 

@@ -372,11 +372,13 @@ def test_every_column_is_carried_or_said_not_to_be():
 
     not_carried = {
         # The list by its sha256; the importer; "letters" beside them when not French.
-        Tournament: {"id", "lexicon", "created_by", "created_at", "owner", "letters"},
+        # "room_languages": the languages the phones of this installation read.
+        Tournament: {"id", "lexicon", "created_by", "created_at", "owner", "letters", "room_languages"},
         Player: {"id", "tournament", "created_at"},
         Game: {"id", "tournament", "growing"},  # no lead is followed on the other side
         Round: {"id", "game"},
-        Submission: {"id", "round", "player", "entered_by"},  # "player" by the file's id, "entered"
+        # "player" by the file's id, "entered"; "message_more" beside them when the grade has it.
+        Submission: {"id", "round", "player", "entered_by", "message_more"},
         SubmissionChange: {"id", "round", "player", "submission", "changed_by", "undoes"},
     }
     carried = {

@@ -18,7 +18,7 @@ from engine.lettersets import SPANISH
 from lexicons.files import lexicon_file
 from lexicons.loaded import engine_lexicon, lexicon_default_row
 from lexicons.services import lexicon_upload
-from live import broadcast, phone
+from live import announce, broadcast, phone
 from live import services as live_services
 from live.phone import slip_text, typed_slip
 from live.templatetags.rows import jokers_marked
@@ -172,7 +172,7 @@ def test_a_blank_standing_for_ch_is_one_blank_on_the_receipt_and_the_rack_is_spo
     rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="[CH]AOLMPE").round
     rnd = services.round_start(round_id=rnd.pk)
     screen = phone.player_screen(player)
-    assert "CH." in screen.spoken and screen.multi_tiles == ["CH", "LL", "RR"]
+    assert "che." in screen.spoken and screen.multi_tiles == ["CH", "LL", "RR"]
     live_services.submission_record(player=player, round_id=rnd.pk, text="H8 chAO")
     screen = phone.player_screen(Player.objects.get(pk=player.pk))
     assert screen.slip_letters == [("ch", True), ("A", False), ("O", False)]
@@ -222,3 +222,18 @@ def test_a_rack_with_a_tile_the_set_lacks_and_a_record_of_an_unknown_set_are_ref
     with pytest.raises(ServiceError) as unknown:
         services.game_start(tournament=torneo, prepared=json.dumps(record).encode())
     assert "xx" in unknown.value.text()
+
+
+def test_the_projectors_voice_calls_a_spanish_or_catalan_bag_in_its_language(torneo, arbiter_client):
+    from engine.lettersets import CATALAN
+
+    assert announce.announcement(2, "[CH]A+?[LL]Ñ", letters=SPANISH) == [
+        "Jugada número 2.", "Quedan dos fichas: a, che.", "Nuevas fichas:", "Comodín.", "elle.", "eñe.",
+    ]  # fmt: skip
+    said = announce.announcement(1, "-[L·L]A", ["AEIOUAE"], reasons=["vowels"], letters=CATALAN)
+    assert said[0] == "Jugada número 1." and said[-2:] == ["ela geminada.", "a."]
+    assert any(s.startswith("Rebuig, ") and s.endswith("set fitxes tornen a la bossa.") for s in said)
+    assert "voyelles" not in " ".join(said)
+    game = services.game_start(tournament=torneo, typed=True)
+    page = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
+    assert 'data-speech="es-ES"' in page and 'data-thirty="Treinta segundos."' in page

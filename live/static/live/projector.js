@@ -1,5 +1,5 @@
 // The projector: the ranking shown a page at a time, and the optional voice (speechSynthesis,
-// fr-FR).  Every sentence comes from the server (the rack announced the arbiter's way, §3.3.1, the
+// in the letter set's language).  Every sentence comes from the server (the rack announced the arbiter's way, §3.3.1, the
 // 30-second call and "terminé"): this file only decides when to speak.  Browsers speak only after
 // a click, hence the toggle; the choice is remembered by the browser (localStorage).
 (function () {
@@ -110,8 +110,13 @@
   var topShownAt = null;
   var waiting = null;
 
-  function frenchVoice() {
-    return synth.getVoices().find(function (v) { return (v.lang || "").toLowerCase().indexOf("fr") === 0; });
+  // The voice speaks the letter set's language (fr-FR, es-ES, ca-ES, en-GB): a voice of that
+  // language if the browser has one.
+  var speech = (controls && controls.getAttribute("data-speech")) || "fr-FR";
+
+  function setVoice() {
+    var wanted = speech.slice(0, 2).toLowerCase();
+    return synth.getVoices().find(function (v) { return (v.lang || "").toLowerCase().indexOf(wanted) === 0; });
   }
 
   function say(sentences, rack) {
@@ -120,10 +125,10 @@
       if (rack) held = sentences;
       return;
     }
-    var voice = frenchVoice();
+    var voice = setVoice();
     sentences.forEach(function (text) {
       var u = new SpeechSynthesisUtterance(text);
-      u.lang = "fr-FR";
+      u.lang = speech;
       u.rate = 0.85;
       if (voice) u.voice = voice;
       synth.speak(u);
