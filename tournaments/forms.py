@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from engine import record as engine_record
-from engine.categories import categories
+from engine.categories import categories, category_label
 from engine.lexicon import DEFAULT_NAME, LexiconError
 from engine.lexicon.normalize import check_file_size
 from engine.messages import Message
@@ -19,7 +19,7 @@ from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments.models import LETTER_SETS, MAX_TABLE, Player, Tournament
+from tournaments.models import INTERFACE_LANGUAGES, LETTER_SETS, MAX_TABLE, Player, Tournament
 from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -138,6 +138,8 @@ class TournamentForm(forms.ModelForm):
             "Les lettres du sac et leurs valeurs. Le dictionnaire doit être écrit pour ce jeu ; "
             "la liste livrée par l'application est remplacée par celle de ce jeu."
         )
+        if self.instance.pk is None:  # a new tournament's sheets speak its set's language unless chosen
+            self.fields["sheet_language"].widget.attrs["data-follow"] = ""
         # Said beside the choice (§6): the shipped list is not the ODS the clubs play.
         self.shipped_name = DEFAULT_NAME
         self.fields["lexicon"].widget.attrs["aria-describedby"] = "lexicon-notice"
@@ -191,6 +193,8 @@ class TournamentForm(forms.ModelForm):
             fields["owner"] = self.cleaned_data["owner"]
         if "warning_threshold" not in self.changed_data:
             fields["warning_threshold"] = None  # left as shown: the service applies §3.4's default
+        if "sheet_language" not in self.changed_data and fields["letters"] in dict(INTERFACE_LANGUAGES):
+            fields["sheet_language"] = fields["letters"]  # the set's language, as the script shows it
         return fields
 
 
@@ -227,7 +231,7 @@ class TournamentSettingsForm(TournamentForm):
 def category_choices() -> list[tuple[str, str]]:
     """The category table (``engine.categories``), named in the interface's language."""
     lang = interface_language()
-    return [("", "—"), *((c.code, c.en if lang == "en" else c.fr) for c in categories())]
+    return [("", "—"), *((c.code, category_label(c.code, lang)) for c in categories())]
 
 
 class PlayerForm(forms.ModelForm):

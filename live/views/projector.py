@@ -6,9 +6,11 @@ the later game and the address it is now at), so that the arbiter never reopens 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 
 from live import announce, pulse, room, screens
 from live.views.game import live
@@ -30,9 +32,18 @@ def _followed(pk: int) -> tuple[Game, Round | None, bool]:
     return game, rnd, True
 
 
+def _room_language(request, game: Game) -> None:
+    """The projector speaks to the room: in the tournament's language (its sheets', which follow its
+    letter set) unless this browser chose one with the switch."""
+    if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+        translation.activate(game.tournament.sheet_language)
+        request.LANGUAGE_CODE = translation.get_language()
+
+
 @for_arbiter("game")
 def projector(request, pk: int):
     game, rnd, later = _followed(pk)
+    _room_language(request, game)
     if later:
         return redirect("live:projector", game.pk)
     voice = announce.voice_of(game.tournament.letter_set)
@@ -51,6 +62,7 @@ def projector_poll(request, pk: int):
     game, rnd, later = _followed(pk)
     if not later and screens.pulse_key(game, rnd) == request.GET.get("v"):
         return HttpResponse(status=204)
+    _room_language(request, game)
     context = {"view": screens.projection(game, rnd), "followed": later}
     context["pulse"] = pulse.ticket(request, "projector", game)
     response = render(request, "live/partials/_projection.html", context)

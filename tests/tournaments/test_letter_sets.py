@@ -163,6 +163,7 @@ def test_choosing_a_set_with_the_shipped_list_left_as_offered_plays_that_sets_sh
     assert arbiter_client.post(reverse("tournaments:tournament_create"), form).status_code == 302
     made = Tournament.objects.get(name="Abierto")
     assert (made.letters, made.lexicon.letters, made.lexicon.name) == ("es", "es", "es-hunspell")
+    assert made.sheet_language == "es"  # left as offered: the set's language
     assert "COCHE" in engine_lexicon(made.lexicon)
 
 
@@ -234,6 +235,11 @@ def test_the_projectors_voice_calls_a_spanish_or_catalan_bag_in_its_language(tor
     assert said[0] == "Jugada número 1." and said[-2:] == ["ela geminada.", "a."]
     assert any(s.startswith("Rebuig, ") and s.endswith("set fitxes tornen a la bossa.") for s in said)
     assert "voyelles" not in " ".join(said)
+    assert torneo.sheet_language == "es"  # the set's language, none chosen
     game = services.game_start(tournament=torneo, typed=True)
-    page = arbiter_client.get(reverse("live:projector", args=[game.pk])).content.decode()
+    answer = arbiter_client.get(reverse("live:projector", args=[game.pk]))
+    page = answer.content.decode()
     assert 'data-speech="es-ES"' in page and 'data-thirty="Treinta segundos."' in page
+    assert answer["Content-Language"] == "es" and '<html lang="es">' in page  # the room's language
+    arbiter_client.cookies["django_language"] = "fr"  # unless the arbiter chose one
+    assert arbiter_client.get(reverse("live:projector", args=[game.pk]))["Content-Language"] == "fr"

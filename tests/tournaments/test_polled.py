@@ -153,7 +153,7 @@ def test_a_phone_of_another_language_is_answered_by_django_until_its_page_adds_t
     """A room writes its states in the languages its phones read: a poll in Spanish before any
     Spanish page is Django's answer; the page in Spanish adds the language, then the gate answers."""
     rnd = _running(game)
-    status, headers, text = _poll(players[0].token, s="0.0.p", d="es")
+    status, _headers, text = _poll(players[0].token, s="0.0.p", d="es")
     assert status == "200 OK" and 'id="player-status"' in text
     page = client.get(f"/j/{players[1].token}/", HTTP_ACCEPT_LANGUAGE="es")
     assert page.status_code == 200 and page["Content-Language"] == "es"

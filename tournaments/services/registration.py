@@ -15,7 +15,7 @@ from lexicons.services import lexicon_upload
 from server.text import clean_text
 from server.writes import ServiceError, writing
 from tournaments import selectors
-from tournaments.models import Player, Round, Submission, Tournament, new_join_code
+from tournaments.models import INTERFACE_LANGUAGES, Player, Round, Submission, Tournament, new_join_code
 
 #: Settings a played game's slips were graded with (§3.3.3, §3.4, §6): fixed once a game has started,
 #: so that no graded slip would be graded otherwise.  The others only change how results are counted
@@ -33,6 +33,8 @@ def tournament_create(
         seconds = fields.get("round_seconds", Tournament.RoundTime.STANDARD)
         warning_threshold = engine_grading.warning_threshold(seconds)
     _same_letters(lexicon, fields.get("letters", "fr"))
+    if "sheet_language" not in fields and fields.get("letters", "fr") in dict(INTERFACE_LANGUAGES):
+        fields["sheet_language"] = fields.get("letters", "fr")  # a set's sheets speak its language
     return Tournament.objects.create(
         created_by=created_by,
         owner=owner or home_club(created_by),

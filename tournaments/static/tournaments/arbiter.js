@@ -230,7 +230,7 @@ document.addEventListener("toggle", function (event) {
   document.addEventListener("DOMContentLoaded", apply);
 })();
 
-/* The new tournament's form: the word lists offered follow the letter set chosen.  A list of
+/* The new tournament's form: the word lists offered and the sheets' language follow the letter set chosen.  A list of
    another set is hidden; when the one selected is, the set's shipped list is chosen in its place
    (the server does the same on sending, script or not). */
 (function () {
@@ -248,8 +248,19 @@ document.addEventListener("toggle", function (event) {
       else lexicon.value = "";
     }
   }
+  // The sheets' language follows the set too until the arbiter chooses one (a Spanish bag, Spanish
+  // sheets): the server applies the same rule to a new tournament sent without a choice.
+  var sheetsChosen = false;
+  function followSheets() {
+    var letters = document.getElementById("id_letters"), sheets = document.getElementById("id_sheet_language");
+    if (!letters || !sheets || sheetsChosen || sheets.dataset.follow === undefined) return;
+    if (Array.prototype.some.call(sheets.options, function (o) { return o.value === letters.value; })) {
+      sheets.value = letters.value;
+    }
+  }
   document.addEventListener("change", function (event) {
-    if (event.target && event.target.id === "id_letters") follow();
+    if (event.target && event.target.id === "id_letters") { follow(); followSheets(); }
+    if (event.target && event.target.id === "id_sheet_language") sheetsChosen = true;
   });
   document.addEventListener("DOMContentLoaded", follow);
 })();
