@@ -6,12 +6,13 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from lexicons.services import lexicons_of
 from simultaneous.models import Event, Registration
-from tournaments.forms import IdChoiceField, record_upload
+from tournaments.forms import IdChoiceField, LexiconChoiceField, record_upload
 from tournaments.models import Tournament
 
 
 class EventForm(forms.ModelForm):
-    lexicon = IdChoiceField(None, label=_("dictionnaire"), empty_label=None)
+    #: Each list named with its letter set when not French: the event plays its list's set.
+    lexicon = LexiconChoiceField(None, label=_("dictionnaire"), empty_label=None)
     round_seconds = forms.TypedChoiceField(
         label=_("temps par coup"), choices=Tournament.RoundTime.choices, coerce=int, initial=180
     )

@@ -243,3 +243,10 @@ def test_the_projectors_voice_calls_a_spanish_or_catalan_bag_in_its_language(tor
     assert answer["Content-Language"] == "es" and '<html lang="es">' in page  # the room's language
     arbiter_client.cookies["django_language"] = "fr"  # unless the arbiter chose one
     assert arbiter_client.get(reverse("live:projector", args=[game.pk]))["Content-Language"] == "fr"
+
+
+@pytest.mark.slow
+def test_a_simultaneous_events_form_names_the_set_of_each_list(arbiter_client):
+    spanish = lexicon_default_row("es")
+    page = arbiter_client.get(reverse("simultaneous:event_create")).content.decode()
+    assert f'value="{spanish.pk}" data-letters="es"' in page and f"{spanish} · Español" in page
