@@ -16,8 +16,11 @@ time its state (the player's cookie, which names the game by its id) is read aga
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from clubs import access
 from clubs.models import Role
+from lexicons.files import SHIPPED
 from lexicons.loaded import lexicon_default_row
 from lexicons.models import LexiconList
 from lexicons.services import lexicons_of
@@ -54,13 +57,16 @@ def games_for(user) -> list[Game]:
 
 
 def lexicons_for(user):
-    """The word lists ``user`` may train with: the shipped one, and their clubs' (``lexicons_of``)."""
+    """The word lists ``user`` may train with: the shipped ones, and their clubs' (``lexicons_of``)."""
     clubs = _clubs(user)
     if clubs is None:
         return LexiconList.objects.order_by("name", "id")
     if clubs:
         return lexicons_of(clubs)
-    return LexiconList.objects.filter(pk=lexicon_default_row().pk)
+    # The shipped French list, and the other sets' shipped lists where this server made them.
+    return LexiconList.objects.filter(Q(pk=lexicon_default_row().pk) | Q(path__startswith=SHIPPED)).order_by(
+        "name", "id"
+    )
 
 
 def _id(value) -> int:
@@ -99,11 +105,7 @@ def lexicon_for(user, lexicon_id) -> LexiconList | None:
     text = str(lexicon_id)
     if not IdConverter.accepts(text):
         raise ServiceError("training_lexicon_closed")
-    if _clubs(user) == []:  # the shipped list only: one query
-        row = lexicon_default_row()
-        found = row if row.pk == int(text) else None
-    else:
-        found = lexicons_for(user).filter(pk=int(text)).first()
+    found = lexicons_for(user).filter(pk=int(text)).first()
     if found is None:
         raise ServiceError("training_lexicon_closed")
     return found

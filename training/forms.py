@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from lexicons.models import LexiconList
 from server.writes import ServiceError
-from tournaments.forms import IdChoiceField, record_upload
+from tournaments.forms import LexiconChoiceField, record_upload
 from training import access
 from training.games import MAX_SEED
 
@@ -47,7 +47,7 @@ class StartForm(TimingForm):
         required=False,
         help_text=_("Un enregistrement de partie (JSON, 256 Ko au plus)."),
     )
-    lexicon = IdChoiceField(
+    lexicon = LexiconChoiceField(
         LexiconList.objects.order_by("name", "id"),
         label=_("dictionnaire (partie au hasard ou fichier)"),
         required=False,

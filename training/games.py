@@ -41,8 +41,8 @@ class TrainingGame:
     plays: tuple[Play, ...]
     lexicon: Lexicon
     seed: int | None = None
-    #: The word list's file and name (the worker loads it from there).
-    words: tuple[str, str] = ("", "")
+    #: The word list's file, name and letter set (the worker loads it from there).
+    words: tuple[str, str, str] = ("", "", "fr")
     #: Each round's best placements as JSON (``training.searches``), once searched.
     best: tuple[list[dict], ...] | None = None
 
@@ -82,9 +82,11 @@ def _replayed(
         raise ServiceError.because("training_file_invalid", error.message) from None
     if len(record.rounds) > MAX_ROUNDS:
         raise ServiceError("training_too_long", rounds=MAX_ROUNDS)
-    return TrainingGame(
-        record.title or title, record, replay.plays, lexicon, seed, (str(lexicon_file(row.path)), row.name)
-    )
+    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed, _words(row))
+
+
+def _words(row: LexiconList) -> tuple[str, str, str]:
+    return (str(lexicon_file(row.path)), row.name, row.letters)
 
 
 def club_game(game_id: int) -> TrainingGame:
@@ -109,8 +111,8 @@ def random_game(seed: int, row: LexiconList | None = None) -> TrainingGame:
     """The game drawn by the rules from ``seed`` (``python -m engine play --seed``) with its best
     placements, searched by the worker (``worker.Preparing`` until then) and kept."""
     row = row or lexicon_default_row()
-    key = f"training-game:{row.sha256}:{seed}"
-    found = worker.prepared(key, searches.random_record, seed, str(lexicon_file(row.path)), row.name)
+    key = f"training-game:{row.key}:{seed}"
+    found = worker.prepared(key, searches.random_record, seed, *_words(row))
     return replace(_replayed(found["record"], row, "", seed), best=tuple(found["best"]))
 
 

@@ -11,6 +11,7 @@ from engine import record as engine_record
 from engine.board import Board
 from engine.cli import play_game
 from engine.draw import bag_left
+from engine.lettersets import letter_set
 from engine.lexicon import Lexicon
 from engine.movegen import Position, find_best
 from engine.scoring import apply
@@ -20,28 +21,29 @@ from tournaments.plays import play_json
 BEST_COUNT = 10
 
 #: The lists this process has loaded, by file: each worker process keeps its own.
-_lexicons: dict[tuple[str, str], Lexicon] = {}
+_lexicons: dict[tuple[str, str, str], Lexicon] = {}
 
 
-def lexicon_at(path: str, name: str) -> Lexicon:
-    """The word list in ``path``, loaded once per process (the graph from the disk cache)."""
-    key = (path, name)
+def lexicon_at(path: str, name: str, letters: str = "fr") -> Lexicon:
+    """The word list in ``path``, of the letter set ``letters``, loaded once per process (the graph
+    from the disk cache)."""
+    key = (path, name, letters)
     if key not in _lexicons:
-        _lexicons[key] = Lexicon.from_file(Path(path), name)
+        _lexicons[key] = Lexicon.from_file(Path(path), name, letters=letter_set(letters))
     return _lexicons[key]
 
 
-def random_record(seed: int, path: str, name: str) -> dict:
+def random_record(seed: int, path: str, name: str, letters: str = "fr") -> dict:
     """The game drawn by the rules from ``seed`` with the list in ``path``, as a game record, and the
     best placements of each of its rounds: ``{"record": ..., "best": [[play, ...], ...]}``."""
-    lexicon = lexicon_at(path, name)
+    lexicon = lexicon_at(path, name, letters)
     record = engine_record.to_dict(play_game(seed, lexicon))
     return {"record": record, "best": best_of_rounds(record, lexicon)}
 
 
-def best_lists(record: dict, path: str, name: str) -> list[list[dict]]:
+def best_lists(record: dict, path: str, name: str, letters: str = "fr") -> list[list[dict]]:
     """The best placements of each round of the game ``record`` (checked by the caller)."""
-    return best_of_rounds(record, lexicon_at(path, name))
+    return best_of_rounds(record, lexicon_at(path, name, letters))
 
 
 def best_of_rounds(record: dict, lexicon: Lexicon) -> list[list[dict]]:
@@ -52,7 +54,7 @@ def best_of_rounds(record: dict, lexicon: Lexicon) -> list[list[dict]]:
     board, out = Board(), []
     for number, (round_, play) in enumerate(zip(game.rounds, replay.plays, strict=True), 1):
         rack = round_.rack.tiles
-        bag = bag_left([tile for tile in board.cells if tile], rack)
+        bag = bag_left([tile for tile in board.cells if tile], rack, lexicon.letters)
         found = find_best(Position(board.copy(), rack, lexicon, first_move=number == 1), BEST_COUNT, bag=bag)
         out.append([play_json(p) for p in found])
         apply(board, play)

@@ -179,7 +179,7 @@ def _round_context(current, game, number: int) -> dict:
     position = game.position(number)
     grade = services.grade(game, number, result.slip) if result.slip else None
     message = services.result_message(game, current, number, grade)
-    slip = Slip(result.slip, result.paid, result.sanction, message.text("fr"), message.text("en"))
+    slip = Slip(result.slip, result.paid, result.sanction, message.text(lang))
     view = round_view(
         number=number,
         rack=str(game.rack(number)),
@@ -209,9 +209,10 @@ def training_round(request):
         context["last"] = current.number == game.rounds
     else:
         position = game.position(current.number)
-        context["cells"] = board_cells(position.board.cells)
+        letters = game.lexicon.letters
+        context["cells"] = board_cells(position.board.cells, letters=letters)
         context["rack"] = [
-            (alphabet.char(t), 0 if t == alphabet.BLANK else alphabet.VALUES[t]) for t in position.rack
+            (alphabet.char(t, letters), alphabet.tile_value(t, letters)) for t in position.rack
         ]
         context["remaining"] = services.remaining(current, now)
         if current.last_try:

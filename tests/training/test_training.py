@@ -253,3 +253,27 @@ def test_a_file_game_forgotten_by_the_server_is_said_not_an_error(client, db):
     worker.store().clear()
     page = client.get(reverse("training:round"))
     assert page.status_code == 200 and "plus disponible" in page.content.decode()
+
+
+@pytest.mark.slow
+def test_a_random_game_in_spanish_plays_its_set_and_shows_two_letter_tiles(client, db):
+    """Training with the Spanish shipped list: the game drawn by the Spanish bag, its record in the
+    set, each round's move the top, the rack's two-letter tiles one tile each on the page."""
+    from engine.alphabet import char
+
+    row = lexicon_default_row("es")
+    game = random_game(777, row)
+    assert game.lexicon.letters.code == "es" and engine_record.to_dict(game.record)["letters"] == "es"
+    for number in (1, 2):
+        assert game.plays[number - 1].score == max(p.score for p in all_plays(game.position(number)))
+    start = client.post(
+        reverse("training:home"), {"source": "random", "seed": "777", "seconds": "60", "lexicon": row.pk}
+    )
+    assert start.status_code == 302
+    page = client.get(reverse("training:round")).content.decode()
+    letters = game.lexicon.letters
+    for tile in game.rack(1).tiles:
+        name = char(tile, letters)
+        if name != "?":
+            assert f">{name}<sub>{letters.values[tile]}</sub>" in page
+            assert (f'class="tile w2">{name}' in page) == (len(name) > 1)
