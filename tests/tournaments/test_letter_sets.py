@@ -250,3 +250,43 @@ def test_a_simultaneous_events_form_names_the_set_of_each_list(arbiter_client):
     spanish = lexicon_default_row("es")
     page = arbiter_client.get(reverse("simultaneous:event_create")).content.decode()
     assert f'value="{spanish.pk}" data-letters="es"' in page and f"{spanish} · Español" in page
+
+
+def test_a_french_and_a_spanish_room_play_at_once_each_in_its_set_and_language(torneo, tournament, client):
+    """One server, two rooms: their rounds interleave, each graded by its own set and list, each
+    phone told in its browser's language, each room's push written in its own phones' languages."""
+    ana = services.player_register(tournament=torneo, name="Ana")
+    alice = services.player_register(tournament=tournament, name="Alice")
+    juego = services.game_start(tournament=torneo, typed=True)
+    partie = services.game_start(tournament=tournament)
+    ronda = services.round_start(
+        round_id=services.round_draw(game_id=juego.pk, expected_number=1, typed="[CH]AOLMPE").round.pk
+    )
+    coup = services.round_start(round_id=services.round_draw(game_id=partie.pk, expected_number=1).round.pk)
+    assert (
+        client.get(reverse("live:player_page", args=[ana.token]), HTTP_ACCEPT_LANGUAGE="es").status_code
+        == 200
+    )
+    assert (
+        client.get(reverse("live:player_page", args=[alice.token]), HTTP_ACCEPT_LANGUAGE="fr").status_code
+        == 200
+    )
+    live_services.submission_record(player=ana, round_id=ronda.pk, text="H8 CHAO")
+    live_services.submission_record(
+        player=alice, round_id=coup.pk, text=f"{coup.tops[0]['ref']} {coup.tops[0]['word']}"
+    )
+    services.round_close(round_id=ronda.pk, now=ronda.deadline + datetime.timedelta(seconds=60))
+    services.round_close(round_id=coup.pk, now=coup.deadline + datetime.timedelta(seconds=60))
+    assert (
+        Submission.objects.get(round=ronda).paid == 14
+        and Submission.objects.get(round=coup).paid == coup.top_score
+    )
+    rooms = {
+        t.pk: {name.rsplit("-", 1)[1] for name, _m in broadcast.messages(t.pk, "k") if name.startswith("t")}
+        for t in (torneo, tournament)
+    }
+    assert rooms == {torneo.pk: {"es"}, tournament.pk: {"fr"}}
+    page = client.get(
+        reverse("live:player_page", args=[ana.token]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert '<html lang="es">' in page and "CH" in page
