@@ -32,7 +32,6 @@ from engine.draw import bag_left
 from engine.lexicon import DEFAULT_PATH, Lexicon
 from engine.movegen import Position, find_best, find_tops
 from engine.record import check, parse
-from engine.scoring import apply
 
 DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "reference-games"
 PASSES = 3
@@ -50,10 +49,11 @@ def _positions(folder: Path, lexicon: Lexicon) -> list[tuple[Position, int]]:
     for path in sorted(folder.glob("*.json")):
         game = check(parse(path.read_bytes()), lexicon)
         board = Board()
-        for number, (recorded, play) in enumerate(zip(game.record.rounds, game.plays), 1):
+        limits = game.record.variant.limits
+        for number, (recorded, placed) in enumerate(zip(game.record.rounds, game.placed), 1):
             tiles = recorded.rack.tiles
-            found.append((Position(board.copy(), tiles, lexicon, first_move=number == 1), tiles.count(BLANK)))
-            apply(board, play)
+            found.append((Position(board.copy(), tiles, lexicon, number == 1, **limits), tiles.count(BLANK)))
+            board.place(placed)
     return found
 
 

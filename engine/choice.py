@@ -19,13 +19,24 @@ from collections.abc import Iterable, Sequence
 from engine.alphabet import FRENCH, LetterSet
 from engine.draw import game_over, remaining_after
 from engine.play import Play
+from engine.variants import Variant, after_top
 
 
-def ends_game(play: Play, rack: Sequence[int], bag_tiles: Iterable[int], letters: LetterSet = FRENCH) -> bool:
+def ends_game(
+    play: Play,
+    rack: Sequence[int],
+    bag_tiles: Iterable[int],
+    letters: LetterSet = FRENCH,
+    variant: Variant = Variant.CLASSIC,
+) -> bool:
     """Whether the game is over once ``play`` is placed: the tiles left unplayed
-    (the bag and the reliquat) meet an end condition of §3.2 (vowels as ``letters`` says)."""
-    unplayed = (*bag_tiles, *remaining_after(rack, play.rack_used, letters))
-    return game_over(unplayed, letters) is not None
+    (the bag and the reliquat) meet an end condition of §3.2 (vowels as ``letters`` says); in a
+    joker game, once a played blank is swapped for its letter (``variants.after_top``)."""
+    if variant.recycles_blank:
+        unplayed = after_top(variant, rack, play, bag_tiles).unplayed
+    else:
+        unplayed = (*bag_tiles, *remaining_after(rack, play.rack_used, letters))
+    return game_over(unplayed, letters, variant) is not None
 
 
 def ranked(
@@ -33,6 +44,7 @@ def ranked(
     rack: Sequence[int],
     bag_tiles: Iterable[int] | None,
     letters: LetterSet = FRENCH,
+    variant: Variant = Variant.CLASSIC,
 ) -> list[Play]:
     """The tied tops in order of preference; the first is the proposal.
 
@@ -43,15 +55,19 @@ def ranked(
 
     def preference(play: Play):
         ref = play.ref
-        ends = bag is not None and ends_game(play, rack, bag, letters)
+        ends = bag is not None and ends_game(play, rack, bag, letters, variant)
         return (play.blanks, not ends, ref.row, ref.col, not ref.horizontal, play.word)
 
     return sorted(plays, key=preference)
 
 
 def choose(
-    plays: Iterable[Play], rack: Sequence[int], bag_tiles: Iterable[int], letters: LetterSet = FRENCH
+    plays: Iterable[Play],
+    rack: Sequence[int],
+    bag_tiles: Iterable[int],
+    letters: LetterSet = FRENCH,
+    variant: Variant = Variant.CLASSIC,
 ) -> Play | None:
     """The proposed top among tied moves, or None when there is none."""
-    order = ranked(plays, rack, bag_tiles, letters)
+    order = ranked(plays, rack, bag_tiles, letters, variant)
     return order[0] if order else None

@@ -3,7 +3,9 @@
 A record names its letter set (``duplicate-game/2``; ``/1`` is French); ``--letters`` names it where
 no record does (``play``, ``bench``).  The word list is the one shipped for the set
 (``Lexicon.shipped``), or ``--lexicon FILE`` read for that set: its words are cut into tiles by the
-set's spelling rule, and the lines it cannot spell are counted on standard error.
+set's spelling rule, and the lines it cannot spell are counted on standard error.  A record names
+its variant too (classic when it says none); ``--variant`` names it for ``play`` and ``bench``, and
+a record of another variant is refused.
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ from engine import bench, record
 from engine.alphabet import FRENCH, LetterSet
 from engine.board import Board
 from engine.choice import choose
-from engine.draw import Bag, bag_left, draw_rack, remaining_after
+from engine.draw import Bag, bag_left, draw_rack
 from engine.grading import Mode, grade_text
 from engine.lettersets import SETS
 from engine.lexicon import SHIPPED, Lexicon, LexiconError, shipped_path
 from engine.messages import Message, register
 from engine.movegen import Position, Tops, find_best, find_tops
 from engine.notation import RackText, parse_rack
-from engine.scoring import apply
+from engine.variants import Variant, after_top
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--letters", choices=sorted(SETS), help="the letter set where no record names it (default: fr)"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=[v.value for v in Variant],
+        help="the game's variant where no record names it (default: classic); a record's must match",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -127,8 +134,11 @@ class Lexicons:
         return lexicon
 
 
-def _load_replayed(path: Path, lexicons: Lexicons) -> record.ReplayedGame:
+def _load_replayed(path: Path, lexicons: Lexicons, variant: str | None = None) -> record.ReplayedGame:
     parsed = record.parse(path.read_bytes())
+    if variant is not None and parsed.variant.value != variant:
+        params = {"record": parsed.variant.value, "asked": variant}
+        raise record.RecordError(Message("cli_variant", params))
     return record.check(parsed, lexicons.get(parsed.letters))
 
 
@@ -138,17 +148,18 @@ def _replay(args, lexicons: Lexicons) -> int:
     differs = False
     for path in args.files:
         try:
-            game = _load_replayed(path, lexicons)
+            game = _load_replayed(path, lexicons, args.variant)
         except (OSError, record.RecordError) as error:
             print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
             return 2
+        limits = game.record.variant.limits
         for warning in game.warnings:
             print(f"{path}: {warning}", file=sys.stderr)
         lexicon = lexicons.get(game.record.letters)
         _ = lexicon.anagrams  # built once per process; not part of any round's time
         board = Board()
-        for number, (recorded, play) in enumerate(zip(game.record.rounds, game.plays), 1):
-            position = Position(board.copy(), recorded.rack.tiles, lexicon, first_move=number == 1)
+        for number, (recorded, placed) in enumerate(zip(game.record.rounds, game.placed), 1):
+            position = Position(board.copy(), recorded.rack.tiles, lexicon, number == 1, **limits)
             start = time.perf_counter()
             tops = find_tops(position)
             ms = (time.perf_counter() - start) * 1000
@@ -173,13 +184,14 @@ def _replay(args, lexicons: Lexicons) -> int:
                     f"{path.name} round {number:2}: top {tops.score:3} expected {recorded.score:3} "
                     f"tied {tied}{expected_tied} {ms:7.2f} ms{mark}"
                 )
-            apply(board, play)
+            board.place(placed)
     return 1 if differs else 0
 
 
-def play_game(seed: int, lexicon: Lexicon) -> record.GameRecord:
-    """A whole duplicate game by the rules, in the lexicon's letter set: draw (§3.1), top, choice
-    (§3.3.5), end (§3.2)."""
+def play_game(seed: int, lexicon: Lexicon, variant: Variant = Variant.CLASSIC) -> record.GameRecord:
+    """A whole duplicate game by the rules, in the lexicon's letter set and the ``variant``: draw
+    (§3.1, an explosive game's blank swapped), top, choice (§3.3.5), the top placed (a joker game's
+    blank swapped for its letter, ``variants.after_top``), end (§3.2)."""
     letters = lexicon.letters
     rng = random.Random(seed)
     bag = Bag.full(letters)
@@ -190,27 +202,36 @@ def play_game(seed: int, lexicon: Lexicon) -> record.GameRecord:
     while True:
         searched: dict[tuple[int, ...], Tops] = {}
 
-        def has_move(tiles, number=number, searched=searched) -> bool:
-            position = Position(board.copy(), tuple(tiles), lexicon, first_move=number == 1)
+        def search(tiles, number=number, searched=searched) -> Tops:
+            position = Position(board.copy(), tuple(tiles), lexicon, number == 1, **variant.limits)
             searched[tuple(tiles)] = tops = find_tops(position)
-            return bool(tops.plays)
+            return tops
 
-        draw = draw_rack(reliquat, bag, number, rng, has_move)
+        draw = draw_rack(reliquat, bag, number, rng, variant=variant, search=search)
         if draw.end:
             break
-        tops = searched.get(draw.tiles) or find_tops(Position(board.copy(), draw.tiles, lexicon, number == 1))
-        top = choose(tops.plays, draw.tiles, bag.tiles(), letters)
-        apply(board, top)
-        racks.append(parse_rack(draw.rack_text, letters))
+        tops = searched.get(draw.tiles) or search(draw.tiles)
+        top = choose(tops.plays, draw.tiles, bag.tiles(), letters, variant)
+        placed = after_top(variant, draw.tiles, top, bag.tiles())
+        board.place(placed.tiles)
+        if placed.replaced:
+            bag = Bag(placed.bag, letters)
+        racks.append(parse_rack(draw.rack_text, letters, variant.rack_size))
         plays.append(top)
         tied.append(len(tops.plays))
-        reliquat = remaining_after(draw.tiles, top.rack_used, letters)
+        reliquat = placed.reliquat
         number += 1
-    return record.from_plays(lexicon.name, racks, plays, tied=tied, seed=seed, letters=letters)
+    return record.from_plays(
+        lexicon.name, racks, plays, tied=tied, seed=seed, letters=letters, variant=variant
+    )
+
+
+def _variant(args) -> Variant:
+    return Variant(args.variant) if args.variant else Variant.CLASSIC
 
 
 def _play(args, lexicons: Lexicons) -> int:
-    text = record.dumps(play_game(args.seed, lexicons.get()))
+    text = record.dumps(play_game(args.seed, lexicons.get(), _variant(args)))
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     else:
@@ -218,11 +239,13 @@ def _play(args, lexicons: Lexicons) -> int:
     return 0
 
 
-def _record_round(path: Path, number: int, lexicons: Lexicons) -> tuple[RackText, Board, Lexicon] | None:
-    """Round ``number`` (1-based) of a record: its rack, the board holding the earlier tops and the
-    lexicon of its letter set; None once the reason it cannot be read is printed."""
+def _record_round(
+    path: Path, number: int, lexicons: Lexicons, variant: str | None
+) -> tuple[RackText, Board, Lexicon, Variant] | None:
+    """Round ``number`` (1-based) of a record: its rack, the board holding the earlier tops, the
+    lexicon of its letter set and its variant; None once the reason it cannot be read is printed."""
     try:
-        game = _load_replayed(path, lexicons)
+        game = _load_replayed(path, lexicons, variant)
     except (OSError, record.RecordError) as error:
         print(f"{path}: {getattr(error, 'message', error)}", file=sys.stderr)
         return None
@@ -233,15 +256,16 @@ def _record_round(path: Path, number: int, lexicons: Lexicons) -> tuple[RackText
         game.record.rounds[number - 1].rack,
         game.board_after(number - 1),
         lexicons.get(game.record.letters),
+        game.record.variant,
     )
 
 
 def _grade(args, lexicons: Lexicons) -> int:
-    found = _record_round(args.record, args.round, lexicons)
+    found = _record_round(args.record, args.round, lexicons, args.variant)
     if found is None:
         return 2
-    rack, board, lexicon = found
-    position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
+    rack, board, lexicon, variant = found
+    position = Position(board, rack.tiles, lexicon, args.round == 1, **variant.limits)
     mode = Mode.COMPUTED if args.computed else Mode.FISF
     result = grade_text(position, args.slip, mode)
     if args.json:
@@ -267,15 +291,15 @@ def _count(text: str) -> int:
 
 def _best(args, lexicons: Lexicons) -> int:
     """The best placements of a round, on the board holding the earlier tops."""
-    found = _record_round(args.record, args.round, lexicons)
+    found = _record_round(args.record, args.round, lexicons, args.variant)
     if found is None:
         return 2
-    rack, board, lexicon = found
-    position = Position(board, rack.tiles, lexicon, first_move=args.round == 1)
+    rack, board, lexicon, variant = found
+    position = Position(board, rack.tiles, lexicon, args.round == 1, **variant.limits)
     bag = bag_left(filter(None, board.cells), rack.tiles, lexicon.letters)
     _ = lexicon.anagrams  # built once per process; not part of the list's time
     start = time.perf_counter()
-    plays = find_best(position, args.n, bag)
+    plays = find_best(position, args.n, bag, variant)
     ms = round((time.perf_counter() - start) * 1000, 3)
     if args.json:
         rows = [{"ref": str(p.ref), "word": p.word, "score": p.score, "ms": ms} for p in plays]
@@ -294,12 +318,14 @@ BENCH_GAMES = 20
 def _bench(args, lexicons: Lexicons) -> int:
     lexicon = lexicons.get()
     path = args.lexicon or shipped_path(lexicon.letters)
-    if args.games is not None or lexicon.letters == FRENCH:
+    variant = _variant(args)
+    if args.games is not None or (lexicon.letters == FRENCH and variant is Variant.CLASSIC):
         bench.run(args.games or bench.DEFAULT_GAMES, lexicon, path)
         return 0
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(1, BENCH_GAMES + 1):
-            Path(folder, f"{seed:02}.json").write_text(record.dumps(play_game(seed, lexicon)), "utf-8")
+            text = record.dumps(play_game(seed, lexicon, variant))
+            Path(folder, f"{seed:02}.json").write_text(text, "utf-8")
         bench.run(Path(folder), lexicon, path)
     return 0
 
@@ -310,6 +336,10 @@ register(
             "fr": "Aucune liste de mots livrée pour le jeu « {letters} » : donnez-en une avec "
             "--lexicon FICHIER.",
             "en": "No word list is shipped for the '{letters}' set: give one with --lexicon FILE.",
+        },
+        "cli_variant": {
+            "fr": "L'enregistrement est une partie « {record} », pas « {asked} ».",
+            "en": "The record is a '{record}' game, not '{asked}'.",
         },
         "cli_list": {
             "fr": "{path} : {why}",

@@ -8,6 +8,11 @@ sorted, so one seed and one sequence of calls always give the same racks.
 Tiles are conserved: when a draw succeeds its rack's tiles have left the bag;
 when the game ends instead, the bag is left exactly as it was found and the
 ``Draw`` holds the tiles the caller held.
+
+The game's ``Variant`` (classic unless said) sets the rack's size (8 in seven among eight) and,
+in the joker and explosive games, puts one blank from the bag's own in every rack while one is
+left, never two; the explosive game then swaps a new blank for a letter (``explode``), which
+needs the top search (``search``, the same search that checks a move exists, §3.1.5).
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ import bisect
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from engine import draw_texts as draw_texts  # the sentences of this module's messages
 from engine.alphabet import BLANK, FRENCH, LETTER_MASK, RACK_SIZE, LetterSet, is_blank
-from engine.messages import Message, register
+from engine.messages import Message
 from engine.notation import RackText
+from engine.variants import Variant
 
 #: §3.1.3: rounds 1–15 need 2 vowels and 2 consonants, later rounds 1 and 1.
 LAST_TWO_PLUS_TWO_ROUND = 15
@@ -38,6 +45,9 @@ MAX_DRAWS = 5_000
 MAX_NO_MOVE_RACKS = 50
 
 HasMove = Callable[[tuple[int, ...]], bool]
+#: The top search for a rack on the round's board: its result has ``plays`` (``movegen.Tops``).
+Search = Callable[[tuple[int, ...]], object]
+CLASSIC = Variant.CLASSIC
 
 
 class EndReason(Enum):
@@ -154,6 +164,12 @@ class Bag:
         for t in tiles:
             self._tiles.remove(t)
 
+    def take_all(self, tile: int) -> tuple[int, ...]:
+        """Remove every tile of this kind (the blanks a joker game's rack may not take)."""
+        found = tuple(t for t in self._tiles if t == tile)
+        self._tiles = [t for t in self._tiles if t != tile]
+        return found
+
     def copy(self) -> Bag:
         return Bag(self._tiles, self.letters)
 
@@ -167,20 +183,33 @@ def meets_minimum(tiles: Iterable[int], m: int, letters: LetterSet = FRENCH) -> 
     return _meets(*_roles(tiles, letters), m)
 
 
-def required_minimum(round_number: int, unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH) -> int:
+def drawable(unplayed_tiles: Iterable[int], variant: Variant = CLASSIC) -> tuple[int, ...]:
+    """The unplayed tiles that can still come onto a rack: all of them, except that in the joker and
+    explosive games a rack holds one blank, so every blank beyond the first stays in the bag."""
+    tiles = tuple(unplayed_tiles)
+    if not variant.one_blank or tiles.count(BLANK) < 2:
+        return tiles
+    return (*(t for t in tiles if t != BLANK), BLANK)
+
+
+def required_minimum(
+    round_number: int, unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH, variant: Variant = CLASSIC
+) -> int:
     """§3.1.3: 2+2 up to round 15 while the unplayed tiles can give it, else 1+1.
 
-    Any rack of 7 can hold the 4 tiles that give 2+2, so the unplayed tiles can
-    give it exactly when they meet the 2+2 formula themselves.
+    Any rack of 7 (or 8) can hold the 4 tiles that give 2+2, so the unplayed tiles
+    can give it exactly when they meet the 2+2 formula themselves.
     """
     if round_number > LAST_TWO_PLUS_TWO_ROUND:
         return 1
-    return 2 if meets_minimum(unplayed_tiles, 2, letters) else 1
+    return 2 if meets_minimum(drawable(unplayed_tiles, variant), 2, letters) else 1
 
 
-def game_over(unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH) -> EndReason | None:
-    """The tile conditions of §3.2 on the unplayed tiles (bag + reliquat)."""
-    tiles = tuple(unplayed_tiles)
+def game_over(
+    unplayed_tiles: Iterable[int], letters: LetterSet = FRENCH, variant: Variant = CLASSIC
+) -> EndReason | None:
+    """The tile conditions of §3.2 on the unplayed tiles (bag + reliquat) that can come onto a rack."""
+    tiles = drawable(unplayed_tiles, variant)
     if not tiles:
         return EndReason.ALL_PLAYED
     if len(tiles) == 1:
@@ -210,6 +239,8 @@ class Draw:
     no_move_redraws: int = 0
     end: EndReason | None = None
     letters: LetterSet = FRENCH
+    #: Explosive game: the letter the new blank was swapped for (the blank went back to the bag).
+    exploded: int | None = None
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -230,17 +261,22 @@ def _group_ways(counts: Counter, group: Iterable[int], size: int) -> list[int]:
     return ways
 
 
-def _count_racks(unplayed: tuple[int, ...], minimum: int, letters: LetterSet) -> int:
-    """How many different racks (as multisets) the unplayed tiles allow at this minimum."""
-    size = min(RACK_SIZE, len(unplayed))
-    counts = Counter(unplayed)
+def _count_racks(unplayed: tuple[int, ...], minimum: int, letters: LetterSet, variant: Variant) -> int:
+    """How many different racks (as multisets) the unplayed tiles allow at this minimum; in the
+    joker and explosive games each holds the one blank while one is left."""
+    tiles = drawable(unplayed, variant)
+    size = min(variant.rack_size, len(tiles))
+    counts = Counter(tiles)
+    fixed = 0
+    if variant.one_blank and counts[BLANK]:
+        fixed, counts[BLANK], size = 1, 0, size - 1
     groups = (letters.vowels, letters.consonants, letters.flexible)
     v_ways, c_ways, f_ways = (_group_ways(counts, g, size) for g in groups)
     return sum(
         v_ways[v] * c_ways[c] * f_ways[size - v - c]
         for v in range(size + 1)
         for c in range(size + 1 - v)
-        if _meets(v, c, size - v - c, minimum)
+        if _meets(v, c, size - v - c + fixed, minimum)
     )
 
 
@@ -255,12 +291,19 @@ class _Search:
         round_number: int,
         has_move: HasMove | None,
         exhausted: EndReason,
-        letters: LetterSet,
+        variant: Variant,
+        search: Search | None,
     ):
         self.bag, self.rng, self.has_move, self.exhausted = bag, rng, has_move, exhausted
-        self.letters = letters
-        self.minimum = required_minimum(round_number, unplayed, letters)
-        self.racks_left = _count_racks(unplayed, self.minimum, letters)
+        self.letters = letters = bag.letters
+        self.variant, self.search = variant, search
+        if has_move is None and search is not None:
+            self.has_move = lambda tiles: bool(search(tiles).plays)
+        if variant.explodes and search is None:
+            raise ValueError("an explosive game's draw needs the top search")
+        self.minimum = required_minimum(round_number, unplayed, letters, variant)
+        self.racks_left = _count_racks(unplayed, self.minimum, letters, variant)
+        self.exploded: int | None = None
         self.excluded: set[tuple[int, ...]] = set()
         self.rejections: list[tuple[int, ...]] = []
         self.reasons: list[Rejection] = []
@@ -295,19 +338,62 @@ class _Search:
             rejection_reasons=self.reasons,
             no_move_redraws=self.no_move,
             letters=self.letters,
+            exploded=self.exploded,
         )
 
     def _search(self, reliquat, rejected):
         """The first rack that stands, or None with ``end`` set; refused racks go back whole."""
-        new = self.bag.draw(RACK_SIZE - len(reliquat), self.rng)
-        while not self._stands(reliquat + new):
+        new = self._fill(reliquat)
+        while (standing := self._stands(reliquat, new)) is None:
             self.bag.put_back(reliquat + new)
             if self.end:
                 return None
-            reliquat, new, rejected = (), self.bag.draw(RACK_SIZE, self.rng), True
-        return reliquat, new, rejected
+            reliquat, new, rejected = (), self._fill(()), True
+        return reliquat, standing, rejected
 
-    def _stands(self, tiles: tuple[int, ...]) -> bool:
+    def _fill(self, reliquat: tuple[int, ...]) -> tuple[int, ...]:
+        """The new tiles completing the rack, in the order drawn: in the joker and explosive games a
+        blank first when the reliquat has none and the bag has one, then tiles other than blanks."""
+        count = self.variant.rack_size - len(reliquat)
+        if not self.variant.one_blank or BLANK not in self.bag.tiles():
+            return self.bag.draw(count, self.rng)
+        blanks = self.bag.take_all(BLANK)
+        first = () if BLANK in reliquat else blanks[:1]
+        new = first + self.bag.draw(count - len(first), self.rng)
+        self.bag.put_back(blanks[len(first) :])
+        return new
+
+    def _stands(self, reliquat: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The new tiles of a rack that stands (swapped by the explosion), or None."""
+        tiles = reliquat + new
+        if self._allowed(tiles):
+            if self.variant.explodes and BLANK in new:
+                return self._explode(reliquat, new)
+            if self.has_move is None or self.has_move(tiles):
+                return new
+            return self._no_move(tiles)
+        return None
+
+    def _explode(self, reliquat: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
+        tiles = reliquat + new
+        tops = self.search(tiles)
+        if not tops.plays:
+            return self._no_move(tiles)
+        letter = _explosion(tiles, tops, self.bag, self.minimum)
+        if letter is None:
+            return new
+        self.exploded = letter
+        return _swap(new, letter, self.bag)
+
+    def _no_move(self, tiles: tuple[int, ...]) -> None:
+        self.no_move += 1  # §3.1.5
+        self.exclude(tiles)
+        if self.no_move >= MAX_NO_MOVE_RACKS:
+            self.end = self.exhausted
+        self._refuse(self.exhausted)
+
+    def _allowed(self, tiles: tuple[int, ...]) -> bool:
+        """The rack meets the minimum (§3.1.4) and is not ruled out."""
         self.draws += 1
         reason = rejection_for(tiles, self.minimum, self.letters)
         if reason is not None:  # §3.1.4
@@ -316,13 +402,7 @@ class _Search:
             return self._refuse(EndReason.REJECTION_LIMIT)
         if _announced(tiles) in self.excluded:  # the cancelled rack, or one known to be stuck
             return self._refuse(self.exhausted)
-        if self.has_move is None or self.has_move(tiles):
-            return True
-        self.no_move += 1  # §3.1.5
-        self.exclude(tiles)
-        if self.no_move >= MAX_NO_MOVE_RACKS:
-            self.end = self.exhausted
-        return self._refuse(self.exhausted)
+        return True
 
     def _refuse(self, reason: EndReason) -> bool:
         if self.draws >= MAX_DRAWS and self.end is None:
@@ -336,18 +416,24 @@ def draw_rack(
     round_number: int,
     rng: random.Random,
     has_move: HasMove | None = None,
+    *,
+    variant: Variant = CLASSIC,
+    search: Search | None = None,
 ) -> Draw:
-    """Complete the rack to 7 (§3.1.1–§3.1.5), or say why the game ends (§3.2); the bag's set
-    says which tiles are vowels."""
+    """Complete the rack to 7, 8 in seven among eight (§3.1.1–§3.1.5), or say why the game ends
+    (§3.2); the bag's set says which tiles are vowels.  ``search`` (the top search for a rack)
+    stands for ``has_move`` when that is not given; the explosive game needs it."""
     held = _announced(reliquat)
-    if len(held) > RACK_SIZE:
+    if len(held) > variant.rack_size:
         raise ValueError(f"a reliquat of {len(held)} tiles")
     unplayed = bag.tiles() + held
-    end = game_over(unplayed, bag.letters)
+    end = game_over(unplayed, bag.letters, variant)
     if end:
         return Draw(held, end=end, letters=bag.letters)
-    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.NO_MOVE_POSSIBLE, bag.letters)
-    return search.run(held, held, rejected=False)
+    exhausted = EndReason.NO_MOVE_POSSIBLE
+    return _Search(bag, rng, unplayed, round_number, has_move, exhausted, variant, search).run(
+        held, held, False
+    )
 
 
 def cancel_round(
@@ -356,17 +442,60 @@ def cancel_round(
     round_number: int,
     rng: random.Random,
     has_move: HasMove | None = None,
+    *,
+    variant: Variant = CLASSIC,
+    search: Search | None = None,
 ) -> Draw:
     """§3.1.6: every tile of the cancelled rack goes back and a different rack is drawn."""
     held = _announced(rack_tiles)
     unplayed = bag.tiles() + held
-    end = game_over(unplayed, bag.letters)
+    end = game_over(unplayed, bag.letters, variant)
     if end:
         return Draw(held, end=end, letters=bag.letters)
-    search = _Search(bag, rng, unplayed, round_number, has_move, EndReason.CANCEL_IMPOSSIBLE, bag.letters)
-    search.exclude(held)
+    exhausted = EndReason.CANCEL_IMPOSSIBLE
+    search_ = _Search(bag, rng, unplayed, round_number, has_move, exhausted, variant, search)
+    search_.exclude(held)
     bag.put_back(held)
-    return search.run(held, (), rejected=True)
+    return search_.run(held, (), rejected=True)
+
+
+def _explosion(tiles: tuple[int, ...], tops, bag: Bag, minimum: int) -> int | None:
+    """The letter a new blank becomes (explosive game), or None: the best move is the one §3.3.5
+    would propose among the tops, leaving out whether it ends the game (fewest blanks, then the
+    reference in reading order, then the word); if it lays a blank as a letter the bag holds, and
+    the rack with that letter instead of the blank still meets the minimum, that letter."""
+    best = min(tops.plays, key=lambda p: (p.blanks, p.ref.row, p.ref.col, not p.ref.horizontal, p.word))
+    laid = [t & LETTER_MASK for _sq, t in best.tiles if is_blank(t)]
+    if not laid or laid[0] not in bag.tiles():
+        return None
+    swapped = list(tiles)
+    swapped[swapped.index(BLANK)] = laid[0]
+    return laid[0] if meets_minimum(swapped, minimum, bag.letters) else None
+
+
+def _swap(new: tuple[int, ...], letter: int, bag: Bag) -> tuple[int, ...]:
+    """The new tiles with the blank swapped for ``letter``, taken from the bag; the blank goes back."""
+    bag.take((letter,))
+    bag.put_back((BLANK,))
+    i = new.index(BLANK)
+    return (*new[:i], letter, *new[i + 1 :])
+
+
+def explode(draw: Draw, bag: Bag, round_number: int, search: Search, variant: Variant) -> Draw:
+    """Explosive game: the rack of ``draw``, already taken from ``bag`` (a rack typed from a physical
+    bag, checked by ``check_typed_rack``), with its new blank swapped for the letter it stands for
+    in the best move with the rack (``search``: the top search), when that letter is in the bag and
+    the swap keeps the minimum (§3.1.3); the blank goes back to the bag.  ``Draw.exploded`` names
+    the letter.  Unchanged: another variant, no new blank, a blank kept from the last round, or no
+    such letter.  ``draw_rack`` does the same for the racks it draws."""
+    if not variant.explodes or BLANK not in draw.new or draw.end:
+        return draw
+    minimum = required_minimum(round_number, bag.tiles() + draw.tiles, bag.letters, variant)
+    tops = search(draw.tiles)
+    letter = _explosion(draw.tiles, tops, bag, minimum) if tops.plays else None
+    if letter is None:
+        return draw
+    return replace(draw, new=_swap(draw.new, letter, bag), exploded=letter)
 
 
 def check_typed_rack(
@@ -374,11 +503,14 @@ def check_typed_rack(
     new_tiles: Iterable[int],
     bag: Bag,
     round_number: int | None = None,
+    *,
+    variant: Variant = CLASSIC,
 ) -> list[Message]:
     """What is wrong with a rack the arbiter typed (nothing: an empty list).
 
     ``bag`` is the bag before the new tiles leave it (its set says which tiles are vowels); with
-    ``round_number`` the minimum of §3.1.3 is checked too.
+    ``round_number`` the minimum of §3.1.3 is checked too.  In the joker and explosive games the
+    rack holds one blank, never two, while the bag or the reliquat has one (before an explosion).
     """
     reliquat, new = tuple(reliquat), tuple(new_tiles)
     letters = bag.letters
@@ -386,9 +518,15 @@ def check_typed_rack(
     missing = _missing(new, bag.tiles())
     if missing:
         problems.append(Message("draw_not_in_bag", {"tiles": _names(missing, letters)}))
-    problems.extend(_size_problems(len(reliquat) + len(new), len(reliquat) + len(bag)))
+    available = len(drawable(bag.tiles() + reliquat, variant))
+    problems.extend(_size_problems(len(reliquat) + len(new), available, variant.rack_size))
+    blanks = (reliquat + new).count(BLANK)
+    if variant.one_blank and blanks > 1:
+        problems.append(Message("draw_joker_two", {"count": blanks}))
+    elif variant.one_blank and not blanks and BLANK in bag.tiles():
+        problems.append(Message("draw_joker_missing"))
     if round_number is not None:
-        minimum = required_minimum(round_number, bag.tiles() + reliquat, letters)
+        minimum = required_minimum(round_number, bag.tiles() + reliquat, letters, variant)
         if not meets_minimum(reliquat + new, minimum, letters):
             # The sentence names the tiles that count as either: Y and the blank in French.
             code = "draw_below_minimum" if letters.flexible - {BLANK} else "draw_below_minimum_blank"
@@ -396,12 +534,14 @@ def check_typed_rack(
     return problems
 
 
-def _size_problems(size: int, available: int) -> list[Message]:
-    """§3.1.2: a rack holds 7 tiles, fewer only when the bag runs out."""
-    if size > RACK_SIZE:
-        return [Message("draw_rack_too_big", {"size": size})]
-    if size < min(RACK_SIZE, available):
-        return [Message("draw_rack_short", {"size": size, "expected": min(RACK_SIZE, available)})]
+def _size_problems(size: int, available: int, rack_size: int = RACK_SIZE) -> list[Message]:
+    """§3.1.2: a rack holds 7 tiles (8 in seven among eight), fewer only when the bag runs out."""
+    if size > rack_size:
+        if rack_size == RACK_SIZE:
+            return [Message("draw_rack_too_big", {"size": size})]
+        return [Message("rack_size_most", {"size": size, "most": rack_size})]
+    if size < min(rack_size, available):
+        return [Message("draw_rack_short", {"size": size, "expected": min(rack_size, available)})]
     return []
 
 
@@ -426,68 +566,3 @@ def remaining_after(
     if missing:
         raise DrawError("draw_not_in_rack", tiles=_names(missing, letters))
     return _announced((Counter(rack) - Counter(used)).elements())
-
-
-register(
-    {
-        "draw_not_in_bag": {
-            "fr": "Ces lettres ne sont pas dans le sac : {tiles}.",
-            "en": "These tiles are not in the bag: {tiles}.",
-        },
-        "draw_not_in_rack": {
-            "fr": "Ces lettres ne sont pas dans le tirage : {tiles}.",
-            "en": "These tiles are not in the rack: {tiles}.",
-        },
-        "draw_rack_too_big": {
-            "fr": "Un tirage a au plus 7 lettres (ici {size}).",
-            "en": "A rack has at most 7 tiles (here {size}).",
-        },
-        "draw_rack_short": {
-            "fr": "Le tirage doit compter {expected} lettres tant que le sac en contient (ici {size}).",
-            "en": "The rack must hold {expected} tiles while the bag has them (here {size}).",
-        },
-        "draw_below_minimum": {
-            "fr": "Ce tirage n'a pas au moins {minimum} voyelle(s) et {minimum} consonne(s), "
-            "Y et joker comptant pour l'une ou l'autre : il doit être rejeté.",
-            "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
-            "Y and blanks counting as either: it must be rejected.",
-        },
-        "draw_below_minimum_blank": {
-            "fr": "Ce tirage n'a pas au moins {minimum} voyelle(s) et {minimum} consonne(s), "
-            "le joker comptant pour l'une ou l'autre : il doit être rejeté.",
-            "en": "This rack lacks {minimum} vowel(s) and {minimum} consonant(s), "
-            "blanks counting as either: it must be rejected.",
-        },
-        "rejection_vowels": {"fr": "pas assez de voyelles", "en": "not enough vowels"},
-        "rejection_consonants": {"fr": "pas assez de consonnes", "en": "not enough consonants"},
-        "rejection_vowels_and_consonants": {
-            "fr": "pas assez de voyelles ni de consonnes",
-            "en": "not enough vowels nor consonants",
-        },
-        "rejection_no_move": {"fr": "aucun coup possible", "en": "no move possible"},
-        "draw_end_all_played": {
-            "fr": "Fin de partie : toutes les lettres ont été jouées.",
-            "en": "End of the game: every tile has been played.",
-        },
-        "draw_end_too_few_tiles": {
-            "fr": "Fin de partie : il reste au plus une lettre.",
-            "en": "End of the game: one tile or none is left.",
-        },
-        "draw_end_no_vowel_or_no_consonant": {
-            "fr": "Fin de partie : il ne reste que des voyelles ou que des consonnes.",
-            "en": "End of the game: only vowels or only consonants are left.",
-        },
-        "draw_end_no_move_possible": {
-            "fr": "Fin de partie : aucun tirage possible ne permet de jouer.",
-            "en": "End of the game: no rack that can be drawn has a legal move.",
-        },
-        "draw_end_cancel_impossible": {
-            "fr": "Fin de partie : le coup annulé ne peut pas être retiré avec un autre tirage.",
-            "en": "End of the game: the cancelled round cannot be redrawn with a different rack.",
-        },
-        "draw_end_rejection_limit": {
-            "fr": "Fin de partie : aucun tirage valable n'a pu être tiré.",
-            "en": "End of the game: no valid rack could be drawn.",
-        },
-    }
-)

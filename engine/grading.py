@@ -50,6 +50,9 @@ How this module settles what the rules leave open for typed slips:
   In computed grading a typed score is ignored, above the top or not.
 * **One warning per slip**, the first that applies of: reference, blank,
   score.  A −5 or a zero carries none.
+* **Too many tiles** (seven among eight, ``Position.played_max``): a slip laying 8 tiles of its
+  8 is no move; at its reference it is a ``PLACE`` zero saying so, after the cross-word and
+  rack reasons.
 * **Unreadable text** (``grade_text``): a zero with reason ``WORD`` when the
   word cannot be read, ``PLACE`` for anything else (reference, layout, empty
   slip); ``detail`` carries the parser's sentence.
@@ -157,7 +160,9 @@ def grade(
     first = position.is_first_move
 
     def placements(refs=None) -> list[Play]:
-        return word_placements(position.board, position.lexicon, letters, rack, first_move=first, refs=refs)
+        return word_placements(
+            position.board, position.lexicon, letters, rack, first_move=first, refs=refs, **_limits(position)
+        )
 
     if first:
         result = _grade_first(position, slip, mode, placements())
@@ -287,7 +292,15 @@ _GEOMETRY = frozenset(Reason) - {
     Reason.WORD_NOT_IN_LEXICON,
     Reason.CROSSWORD_NOT_IN_LEXICON,
     Reason.NOT_IN_RACK,
+    Reason.TOO_MANY_TILES,
 }
+
+
+def _limits(position: Position) -> dict[str, int]:
+    """The scorer's keywords for the position's variant (``Variant.limits``)."""
+    return {"played_max": position.played_max, "bingo_size": position.bingo_size}
+
+
 _NO_SQUARES = frozenset({Reason.OFF_BOARD, Reason.CONTRADICTS_BOARD})
 
 
@@ -331,7 +344,7 @@ def _no_solution(slip: SlipText, detail: Message | None) -> Grade:
 
 def _fault_at(position: Position, letters: Sequence[int], ref: Ref) -> _Fault:
     """The first §3.4 reason why the word cannot be played at ``ref``."""
-    result = evaluate(position.board, position.lexicon, ref, letters)
+    result = evaluate(position.board, position.lexicon, ref, letters, **_limits(position))
     problems = result.problems if isinstance(result, Illegal) else ()
     cross = [p for p in problems if p.reason is Reason.CROSSWORD_NOT_IN_LEXICON]
     if cross:
@@ -342,6 +355,10 @@ def _fault_at(position: Position, letters: Sequence[int], ref: Ref) -> _Fault:
         )
         if missing:
             return _Fault(ZeroReason.RACK, _msg("grade_zero_rack", letters=missing))
+    too_many = [p for p in problems if p.reason is Reason.TOO_MANY_TILES]
+    if too_many and not any(p.reason in _GEOMETRY for p in problems):
+        params = too_many[0].message.params
+        return _Fault(ZeroReason.PLACE, _msg("grade_zero_too_many", **params), too_many[0].message)
     geometry = [p for p in problems if p.reason in _GEOMETRY]
     return _place_fault(position.lexicon.letters.word(letters), ref, geometry[0] if geometry else None)
 
@@ -355,7 +372,7 @@ def _nowhere(position: Position, letters: Sequence[int]) -> Grade:
     """The word fits nowhere: the earliest reason among the places it could physically take."""
     faults = []
     for ref in _refs(position.is_first_move, len(letters)):
-        result = evaluate(position.board, position.lexicon, ref, letters)
+        result = evaluate(position.board, position.lexicon, ref, letters, **_limits(position))
         if isinstance(result, Illegal) and result.reasons & _GEOMETRY:
             continue
         faults.append(_fault_at(position, letters, ref))
@@ -482,6 +499,10 @@ register(
         "grade_zero_place": {
             "fr": "0 — {word} ne peut pas se placer en {ref}.",
             "en": "0 — {word} cannot be placed at {ref}.",
+        },
+        "grade_zero_too_many": {
+            "fr": "0 — un coup pose au plus {most} lettres du tirage (ici {count}).",
+            "en": "0 — a move places at most {most} tiles from the rack (here {count}).",
         },
         "grade_zero_nowhere": {
             "fr": "0 — {word} ne peut se placer nulle part sur la grille.",

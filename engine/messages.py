@@ -105,6 +105,10 @@ register(
             "fr": "Un tirage a au plus 7 lettres (ici {size}).",
             "en": "A rack has at most 7 tiles (here {size}).",
         },
+        "rack_size_most": {
+            "fr": "Un tirage a au plus {most} lettres dans cette partie (ici {size}).",
+            "en": "A rack has at most {most} tiles in this game (here {size}).",
+        },
         "word_empty": {"fr": "Le mot est vide.", "en": "The word is empty."},
         "word_char": {
             "fr": "Le mot contient « {char} », qui n'est pas une lettre.",

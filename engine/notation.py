@@ -113,9 +113,10 @@ class RackText:
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
-def parse_rack(text: str, letters: LetterSet = FRENCH) -> RackText:
-    """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles, ``?`` for a blank; in another
-    set, a tile of several characters in brackets (``-[CH]?CORÑO``)."""
+def parse_rack(text: str, letters: LetterSet = FRENCH, most: int = RACK_SIZE) -> RackText:
+    """``AEI+BLRN``, ``-BBNOORS`` or ``VDFIR?A``; at most 7 tiles (``most``: the game's rack size,
+    8 in seven among eight), ``?`` for a blank; in another set, a tile of several characters in
+    brackets (``-[CH]?CORÑO``)."""
     raw = _squash(text)
     rejected = raw.startswith("-")
     if rejected:
@@ -143,8 +144,11 @@ def parse_rack(text: str, letters: LetterSet = FRENCH) -> RackText:
             else:
                 raise NotationError("rack_char", char=ch)
         codes.append(tuple(seq))
-    if len(codes[0]) + len(codes[1]) > RACK_SIZE:
-        raise NotationError("rack_size", size=len(codes[0]) + len(codes[1]))
+    size = len(codes[0]) + len(codes[1])
+    if size > most:
+        if most == RACK_SIZE:
+            raise NotationError("rack_size", size=size)
+        raise NotationError("rack_size_most", size=size, most=most)
     return RackText(codes[0], codes[1], rejected, letters)
 
 

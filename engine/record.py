@@ -2,9 +2,11 @@
 
 Version 2 carries the game's letter set (``letters``) and writes a tile of
 several characters in brackets (``CO[CH]E``); a French game is written ``/1``
-(the version without a letter set), and both are read.  A word may be written without brackets when
-the set's spelling rule reads it one way (``COCHE``); a rack never (``CH`` in
-a rack is the C and H tiles).
+(the version without a letter set), and both are read.  Version 2 may name an
+original game's variant (``"variant": "joker"``, ``variants.Variant``; classic
+when absent): a game of another variant is written ``/2`` even in French.  A
+word may be written without brackets when the set's spelling rule reads it one
+way (``COCHE``); a rack never (``CH`` in a rack is the C and H tiles).
 
 One format serves a prepared game the arbiter replays, the export of a game
 played, and the reference games of the tests.  Reading is two steps:
@@ -56,8 +58,9 @@ from engine.lexicon import Lexicon
 from engine.messages import Message, languages
 from engine.notation import NotationError, RackText, Ref, parse_rack, parse_ref, parse_word, rack_text
 from engine.play import Play
-from engine.scoring import Illegal, apply, evaluate
+from engine.scoring import Illegal, evaluate
 from engine.texts import codepoint, forbidden_char, quoted
+from engine.variants import UnknownVariant, Variant, after_top
 
 #: The format of a French game; ``FORMAT_2`` of a game of any other letter set.
 FORMAT = "duplicate-game/1"
@@ -66,6 +69,8 @@ FORMATS = (FORMAT, FORMAT_2)
 
 _GAME_KEYS = ("format", "lexicon", "rounds", "total")
 _GAME_OPTIONAL = ("title", "date", "seed")
+#: Keys of version 2 only, when the game is not the classic one.
+_GAME_VARIANT = ("variant",)
 _ROUND_KEYS = ("rack", "ref", "word", "score")
 _ROUND_OPTIONAL = ("tied",)
 
@@ -133,6 +138,7 @@ class GameRecord:
     date: str | None = None
     seed: int | str | None = None
     letters: LetterSet = FRENCH
+    variant: Variant = Variant.CLASSIC
 
     @property
     def total(self) -> int:
@@ -149,9 +155,12 @@ def parse(data: str | bytes | dict) -> GameRecord:
     if not isinstance(obj, dict):
         raise RecordError(Message("record_game_not_object"))
     letters = _letters(obj)
-    _check_keys(obj, _GAME_KEYS + (("letters",) if letters is not FRENCH else ()), _GAME_OPTIONAL, None)
+    version_2 = obj["format"] == FORMAT_2
+    required = _GAME_KEYS + (("letters",) if version_2 else ())
+    _check_keys(obj, required, _GAME_OPTIONAL + (_GAME_VARIANT if version_2 else ()), None)
+    variant = _variant(obj)
     lexicon = _text(obj, "lexicon", None)
-    rounds = _rounds(obj["rounds"], letters)
+    rounds = _rounds(obj["rounds"], letters, variant)
     total = _integer(obj, "total", None, minimum=0)
     record = GameRecord(
         lexicon,
@@ -160,6 +169,7 @@ def parse(data: str | bytes | dict) -> GameRecord:
         date=_text(obj, "date", None) if "date" in obj else None,
         seed=_seed(obj) if "seed" in obj else None,
         letters=letters,
+        variant=variant,
     )
     if total != record.total:
         raise RecordError(Message("record_total", {"claimed": total, "actual": record.total}))
@@ -227,12 +237,24 @@ def _letters(obj: dict) -> LetterSet:
     if found == FORMAT:
         if "letters" in obj:
             raise RecordError(Message("record_letters_v1"))
+        if "variant" in obj:
+            raise RecordError(Message("record_variant_v1"))
         return FRENCH
     if "letters" not in obj:
         raise RecordError(Message("record_letters"))
     try:
         return letter_set(obj["letters"])
     except UnknownLetterSet as e:
+        raise RecordError(e.message) from None
+
+
+def _variant(obj: dict) -> Variant:
+    """The record's variant: classic unless ``/2`` names another."""
+    if "variant" not in obj:
+        return Variant.CLASSIC
+    try:
+        return Variant.parse(obj["variant"])
+    except UnknownVariant as e:
         raise RecordError(e.message) from None
 
 
@@ -280,23 +302,23 @@ def _seed(obj: dict) -> int | str:
     return value
 
 
-def _rounds(value: object, letters: LetterSet) -> tuple[RecordRound, ...]:
+def _rounds(value: object, letters: LetterSet, variant: Variant) -> tuple[RecordRound, ...]:
     if not isinstance(value, list):
         raise RecordError(Message("record_not_list", {"key": "rounds"}))
     if not value:
         raise RecordError(Message("record_no_rounds"))
     if len(value) > MAX_ROUNDS:
         raise RecordError(Message("record_too_many_rounds", {"limit": MAX_ROUNDS, "count": len(value)}))
-    return tuple(_round(item, number, letters) for number, item in enumerate(value, 1))
+    return tuple(_round(item, number, letters, variant.rack_size) for number, item in enumerate(value, 1))
 
 
-def _round(obj: object, number: int, letters: LetterSet) -> RecordRound:
+def _round(obj: object, number: int, letters: LetterSet, rack_size: int) -> RecordRound:
     if not isinstance(obj, dict):
         raise RecordError(Message("record_round_not_object"), number)
     _check_keys(obj, _ROUND_KEYS, _ROUND_OPTIONAL, number)
     texts = {key: _text(obj, key, number) for key in ("rack", "ref", "word")}
     try:
-        rack = parse_rack(texts["rack"], letters)
+        rack = parse_rack(texts["rack"], letters, rack_size)
         ref = parse_ref(texts["ref"])
         word = str(parse_word(texts["word"], letters))
     except NotationError as e:
@@ -318,12 +340,15 @@ class ReplayedGame:
     record: GameRecord
     plays: tuple[Play, ...]
     warnings: tuple[Message, ...] = ()
+    #: The tiles each round put on the board (``variants.after_top``): a joker game's blank swapped
+    #: for its letter is that letter.  Empty: each play's own tiles.
+    placed: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     def board_after(self, rounds: int) -> Board:
         """A fresh board carrying the first ``rounds`` tops (0: the empty board)."""
         board = Board()
-        for play in self.plays[:rounds]:
-            apply(board, play)
+        for tiles in (self.placed or tuple(play.tiles for play in self.plays))[:rounds]:
+            board.place(tiles)
         return board
 
 
@@ -333,12 +358,12 @@ def check(record: GameRecord, lexicon: Lexicon) -> ReplayedGame:
     if lexicon.letters != record.letters:
         params = {"record": record.letters.code, "lexicon": lexicon.letters.code}
         raise RecordError(Message("record_letters_lexicon", params))
-    replay = _Replay(lexicon)
+    replay = _Replay(lexicon, record.variant)
     plays = tuple(replay.round(number, r) for number, r in enumerate(record.rounds, 1))
     warnings = list(replay.warnings)
     if record.lexicon != lexicon.name:
         warnings.append(Message("record_lexicon_name", {"record": record.lexicon, "lexicon": lexicon.name}))
-    return ReplayedGame(record, plays, tuple(warnings))
+    return ReplayedGame(record, plays, tuple(warnings), tuple(replay.placed))
 
 
 def load(data: str | bytes | dict, lexicon: Lexicon) -> GameRecord:
@@ -354,19 +379,29 @@ def load(data: str | bytes | dict, lexicon: Lexicon) -> GameRecord:
 #: Rack problems that break a drawing rule without making the game impossible: the tops can
 #: still be replayed, so a record carrying them loads, with a warning for the arbiter.  The
 #: format's errors are moves that cannot be placed, letters not in the rack, wrong scores.
-DRAW_DEVIATIONS = frozenset({"draw_rack_short", "draw_below_minimum", "draw_below_minimum_blank"})
+DRAW_DEVIATIONS = frozenset(
+    {
+        "draw_rack_short",
+        "draw_below_minimum",
+        "draw_below_minimum_blank",
+        "draw_joker_missing",
+        "draw_joker_two",
+    }
+)
 
 
 class _Replay:
     """The board, the bag and the reliquat, carried from round to round."""
 
-    def __init__(self, lexicon: Lexicon):
+    def __init__(self, lexicon: Lexicon, variant: Variant = Variant.CLASSIC):
         self.lexicon = lexicon
         self.letters = lexicon.letters
+        self.variant = variant
         self.board = Board()
         self.bag = Bag.full(self.letters)
         self.leave: tuple[int, ...] = ()
         self.warnings: list[Message] = []
+        self.placed: list[tuple[tuple[int, int], ...]] = []
 
     def round(self, number: int, r: RecordRound) -> Play:
         try:
@@ -374,8 +409,14 @@ class _Replay:
             play = self._place(number, r)
         except (NotationError, DrawError) as e:
             raise RecordError(e.message, number) from None
-        apply(self.board, play)
-        self.leave = remaining_after(r.rack.tiles, play.rack_used, self.letters)
+        if self.variant.recycles_blank:
+            placed = after_top(self.variant, r.rack.tiles, play, self.bag.tiles())
+            self.bag = Bag(placed.bag, self.letters)
+            tiles, self.leave = placed.tiles, placed.reliquat
+        else:
+            tiles, self.leave = play.tiles, remaining_after(r.rack.tiles, play.rack_used, self.letters)
+        self.board.place(tiles)
+        self.placed.append(tiles)
         return play
 
     def _draw(self, number: int, rack: RackText) -> None:
@@ -389,7 +430,9 @@ class _Replay:
             reliquat, new = new, ()
         else:
             self._check_reliquat(number, reliquat)
-        for problem in check_typed_rack(reliquat, new, self.bag, number):
+        for problem in check_typed_rack(reliquat, new, self.bag, number, variant=self.variant):
+            if problem.code == "draw_joker_missing" and self.variant.explodes:
+                continue  # the blank exploded: a rack shows the letter it became
             if problem.code in DRAW_DEVIATIONS:
                 self.warnings.append(_in_round(number, problem))
             else:
@@ -420,7 +463,7 @@ class _Replay:
             raise RecordError(Message("record_first_vertical", {"ref": str(r.ref)}), number)
         typed = parse_word(r.word, self.letters)
         tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
-        result = evaluate(self.board, self.lexicon, r.ref, tiles, r.rack.tiles)
+        result = evaluate(self.board, self.lexicon, r.ref, tiles, r.rack.tiles, **self.variant.limits)
         if isinstance(result, Illegal):
             raise RecordError(result.problems[0].message, number)
         if result.word != str(typed):
@@ -445,10 +488,12 @@ class _Replay:
 def to_dict(record: GameRecord) -> dict:
     """The record as the JSON object of the format, optional keys only when set: ``/1`` for a
     French game, ``/2`` with its ``letters`` for any other."""
-    if record.letters is FRENCH:
+    if record.letters is FRENCH and record.variant is Variant.CLASSIC:
         data: dict = {"format": FORMAT, "lexicon": record.lexicon}
     else:
         data = {"format": FORMAT_2, "letters": record.letters.code, "lexicon": record.lexicon}
+    if record.variant is not Variant.CLASSIC:
+        data["variant"] = record.variant.value
     for key in _GAME_OPTIONAL:
         value = getattr(record, key)
         if value is not None:
@@ -480,6 +525,7 @@ def from_plays(
     date: str | None = None,
     seed: int | str | None = None,
     letters: LetterSet | None = None,
+    variant: Variant = Variant.CLASSIC,
 ) -> GameRecord:
     """The record of a game played: each round's rack and the top placed, with ``lexicon``'s name
     and the game's ``letters`` (by default the racks' set).
@@ -496,7 +542,7 @@ def from_plays(
     )
     if letters is None:
         letters = racks[0].letter_set if racks else FRENCH
-    return GameRecord(lexicon, rounds, title=title, date=date, seed=seed, letters=letters)
+    return GameRecord(lexicon, rounds, title=title, date=date, seed=seed, letters=letters, variant=variant)
 
 
 __all__ = [

@@ -117,6 +117,12 @@ register(
             "fr": "« letters » manque : un enregistrement duplicate-game/2 nomme son jeu de lettres.",
             "en": "'letters' is missing: a duplicate-game/2 record names its letter set.",
         },
+        "record_variant_v1": {
+            "fr": "Un enregistrement duplicate-game/1 est une partie classique et n'a pas de clé "
+            "« variant » : écrivez duplicate-game/2.",
+            "en": "A duplicate-game/1 record is a classic game and has no 'variant' key: "
+            "write duplicate-game/2.",
+        },
         "record_letters_v1": {
             "fr": "Un enregistrement duplicate-game/1 est français et n'a pas de clé « letters » : "
             "écrivez duplicate-game/2.",

@@ -23,7 +23,7 @@ from engine.messages import Message, register
 from engine.notation import Ref, format_word
 from engine.play import Play
 
-#: Placing every tile of a full rack ("scrabble", §2).
+#: Placing every tile of a full rack ("scrabble", §2); 7 tiles of 8 in seven among eight.
 BINGO_BONUS = 50
 #: The French set holds two blanks (§1.1); ``word_placements`` enumerates no more than a set holds.
 MAX_BLANKS = alphabet.COUNTS[BLANK]
@@ -42,6 +42,8 @@ class Reason(Enum):
     NOT_IN_RACK = "not_in_rack"
     WORD_NOT_IN_LEXICON = "word_not_in_lexicon"
     CROSSWORD_NOT_IN_LEXICON = "crossword_not_in_lexicon"
+    #: More tiles than a move may take from the rack (seven among eight: 8 of 8).
+    TOO_MANY_TILES = "too_many_tiles"
 
     @property
     def code(self) -> str:
@@ -239,18 +241,30 @@ def _word_score(board: Board, squares: list[int], new: dict[int, int], letters: 
 
 
 def _score(
-    board: Board, main: list[int], crosses: list[list[int]], new: dict[int, int], letters: LetterSet
+    board: Board,
+    main: list[int],
+    crosses: list[list[int]],
+    new: dict[int, int],
+    letters: LetterSet,
+    bingo_size: int = RACK_SIZE,
 ) -> int:
     score = _word_score(board, main, new, letters) if len(main) > 1 else 0
     score += sum(_word_score(board, squares, new, letters) for squares in crosses)
-    return score + (BINGO_BONUS if len(new) == RACK_SIZE else 0)
+    return score + (BINGO_BONUS if len(new) == bingo_size else 0)
 
 
 # -- the public API ---------------------------------------------------------
 
 
 def evaluate(
-    board: Board, lexicon: Lexicon, ref: Ref, tiles: Sequence[int], rack: Sequence[int] | None = None
+    board: Board,
+    lexicon: Lexicon,
+    ref: Ref,
+    tiles: Sequence[int],
+    rack: Sequence[int] | None = None,
+    *,
+    played_max: int = RACK_SIZE,
+    bingo_size: int = RACK_SIZE,
 ) -> Play | Illegal:
     """Place the whole main word ``tiles`` (board tile codes) at ``ref``; score it or say what is wrong.
 
@@ -258,6 +272,8 @@ def evaluate(
     the squares newly covered get the given tiles.  With ``rack`` (rack codes),
     the new tiles must come from it.  A one-letter main word is no word: it is
     neither scored nor looked up, and the move must then form a cross word.
+    A move places at most ``played_max`` tiles and earns the bonus for ``bingo_size``
+    (``Variant.limits``: 7 and 7 in every variant, seven among eight's racks holding 8).
     """
     tiles = tuple(tiles)
     letters = lexicon.letters
@@ -281,10 +297,12 @@ def evaluate(
         problems.append(_problem(Reason.NO_WORD))
     if rack is not None:
         problems += _rack_problems(new.values(), rack, letters)
+    if len(new) > played_max:
+        problems.append(_problem(Reason.TOO_MANY_TILES, most=played_max, count=len(new)))
     problems += _crossword_problems(board, lexicon, not ref.horizontal, crosses, new)
     if problems:
         return _illegal(problems)
-    score = _score(board, squares, crosses, new, letters)
+    score = _score(board, squares, crosses, new, letters, bingo_size)
     return Play(ref, format_word(read, letters), tuple(new.items()), score)
 
 
@@ -305,6 +323,8 @@ def word_placements(
     *,
     first_move: bool = False,
     refs: Iterable[Ref] | None = None,
+    played_max: int = RACK_SIZE,
+    bingo_size: int = RACK_SIZE,
 ) -> list[Play]:
     """Every legal placement of the word ``letters`` (tile codes of the lexicon's set) with tiles
     from ``rack``.
@@ -314,7 +334,8 @@ def word_placements(
     not the rack holds the real letter.  A one-tile placement that reads the
     word both ways appears once per direction (same ``key``, two references).
     ``refs`` limits the search to those references (the placements found there
-    are the same): grading a slip at its own reference needs no other.
+    are the same): grading a slip at its own reference needs no other.  A placement of more than
+    ``played_max`` tiles is no move (seven among eight); ``bingo_size`` tiles earn the bonus.
     """
     letters = tuple(letters)
     rack = tuple(rack)
@@ -331,12 +352,12 @@ def word_placements(
         refs = [r for r in refs if _allowed(r, first_move)]
     plays = []
     for ref in refs:
-        free = _free_positions(board, ref, letters, len(rack))
+        free = _free_positions(board, ref, letters, min(len(rack), played_max))
         if free is None:
             continue
         for blanks in _blank_choices(letters, free, rack):
             tiles = [c | BLANK_FLAG if i in blanks else c for i, c in enumerate(letters)]
-            result = evaluate(board, lexicon, ref, tiles, rack)
+            result = evaluate(board, lexicon, ref, tiles, rack, played_max=played_max, bingo_size=bingo_size)
             if isinstance(result, Illegal):
                 # Geometry and words do not depend on the blanks: no other choice can succeed.
                 break
@@ -424,6 +445,10 @@ _FR_EN = {
     Reason.CROSSWORD_NOT_IN_LEXICON: (
         "Le mot croisé {word} ({ref}) n'est pas dans le dictionnaire.",
         "The cross word {word} ({ref}) is not in the dictionary.",
+    ),
+    Reason.TOO_MANY_TILES: (
+        "Un coup pose au plus {most} lettres du tirage (ici {count}).",
+        "A move places at most {most} tiles from the rack (here {count}).",
     ),
 }
 

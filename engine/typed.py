@@ -5,7 +5,9 @@ are typed (``BLRN``; the whole rack ``AEI+BLRN`` or ``AEIBLRN`` is read too).  A
 minimum (§3.1.4) or allows no move (§3.1.5) is a rejection: every tile, reliquat included, goes back
 to the bag and seven new tiles are drawn, typed with a leading ``-`` as the record writes them
 (``-AAABBCC``).  After a rejection or a cancelled round (§3.1.6) the rack is seven new tiles: the
-reliquat has gone back (``fresh``).
+reliquat has gone back (``fresh``).  The game's variant sets the rack's size (eight tiles in seven
+among eight) and, in the joker and explosive games, asks for the blank in every rack while one is
+left; an explosive game's rack is typed as drawn, blank included, and ``draw.explode`` swaps it.
 """
 
 from __future__ import annotations
@@ -13,17 +15,19 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.alphabet import FRENCH, RACK_SIZE, LetterSet
+from engine.alphabet import FRENCH, LetterSet
 from engine.draw import (
     Bag,
     HasMove,
     Rejection,
     check_typed_rack,
+    drawable,
     rejection_for,
     required_minimum,
 )
 from engine.messages import Message, register
 from engine.notation import RackText, parse_rack
+from engine.variants import Variant
 
 
 class TypedRackError(ValueError):
@@ -63,35 +67,41 @@ def read_typed_rack(
     *,
     fresh: bool = False,
     has_move: HasMove | None = None,
+    variant: Variant = Variant.CLASSIC,
 ) -> TypedRack:
     """What the arbiter typed for round ``round_number``, with the last round's ``reliquat`` still on
     the rack and ``bag`` as it is before this draw.  ``fresh``: the reliquat has gone back already
-    (a rejection or a cancelled round), so the rack is seven new tiles.  Raises ``TypedRackError``
+    (a rejection or a cancelled round), so the rack is seven new tiles (eight in seven among
+    eight); ``variant``: the game's.  Raises ``TypedRackError``
     (or ``NotationError`` for text that is no rack) when the table cannot have drawn it.  The bag's
     letter set reads the text: a tile of several characters is typed in brackets (``[CH]``)."""
     letters = bag.letters
-    rack = parse_rack(text, letters)
+    rack = parse_rack(text, letters, variant.rack_size)
     if fresh and rack.reliquat:
-        raise TypedRackError(Message("typed_all_new"))
+        if variant.rack_size == 7:
+            raise TypedRackError(Message("typed_all_new"))
+        raise TypedRackError(Message("typed_all_new_most", {"most": variant.rack_size}))
     if fresh or rack.rejected:
         pool = Bag(bag.tiles() + tuple(reliquat), letters) if not fresh else bag
         kept, new, rejected = (), rack.tiles, True
     else:
         pool = bag
-        kept, new = _split(rack, tuple(reliquat), len(bag), letters)
+        in_bag = len(drawable(bag.tiles() + tuple(reliquat), variant)) - len(reliquat)
+        kept, new = _split(rack, tuple(reliquat), in_bag, letters, variant.rack_size)
         rejected = False
-    problems = check_typed_rack(kept, new, pool)
+    problems = check_typed_rack(kept, new, pool, variant=variant)
     if problems:
         raise TypedRackError(problems[0])
     tiles = kept + new
-    reason = rejection_for(tiles, required_minimum(round_number, pool.tiles() + kept, letters), letters)
+    minimum = required_minimum(round_number, pool.tiles() + kept, letters, variant)
+    reason = rejection_for(tiles, minimum, letters)
     if reason is None and has_move is not None and not has_move(tiles):
         reason = Rejection.NO_MOVE
     return TypedRack(kept, new, rejected, reason, letters)
 
 
 def _split(
-    rack: RackText, reliquat: tuple[int, ...], in_bag: int, letters: LetterSet
+    rack: RackText, reliquat: tuple[int, ...], in_bag: int, letters: LetterSet, rack_size: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(reliquat, new tiles) of a rack typed without ``-``: ``AEI+BLRN`` (the reliquat must be the
     table's), the new letters alone ``BLRN``, or the whole rack ``AEIBLRN``."""
@@ -105,7 +115,7 @@ def _split(
             )
         return reliquat, rack.new
     letters = rack.tiles
-    drawn = min(RACK_SIZE - len(reliquat), in_bag)
+    drawn = min(rack_size - len(reliquat), in_bag)
     if reliquat and len(letters) == len(reliquat) + drawn and not Counter(reliquat) - Counter(letters):
         new = list(letters)  # the whole rack typed: its new tiles, in the order typed
         for tile in reliquat:
@@ -124,6 +134,11 @@ register(
             "fr": "Toutes les lettres sont revenues au sac : saisissez les sept nouvelles lettres, "
             "précédées de - (ex. -AEIBLRN).",
             "en": "Every tile went back to the bag: type the seven new tiles, after a - (e.g. -AEIBLRN).",
+        },
+        "typed_all_new_most": {
+            "fr": "Toutes les lettres sont revenues au sac : saisissez les {most} nouvelles lettres, "
+            "précédées de - (ex. -AEIBLRNS).",
+            "en": "Every tile went back to the bag: type the {most} new tiles, after a - (e.g. -AEIBLRNS).",
         },
         "typed_reliquat": {
             "fr": "Le reliquat sur le chevalet est {kept}, pas {typed} : saisissez seulement les nouvelles "

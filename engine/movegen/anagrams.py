@@ -18,9 +18,10 @@ from engine.movegen.slots import Slot
 ANAGRAM_LIMIT = 1000
 
 
-def subset_keys(rack, counts, blanks, letters) -> list[list[int] | None]:
+def subset_keys(rack, counts, blanks, letters, most: int) -> list[list[int] | None]:
     """``keys[k]``: the anagram keys of every multiset of ``k`` tiles the rack can lay, or None
-    when there are too many for lookups to pay.
+    when there are too many for lookups to pay or ``k`` is over ``most`` (the tiles a move may
+    place).
 
     A blank stands for a letter only where no real tile of that letter is left
     over: the real tile would score more, so that multiset is never the top,
@@ -32,7 +33,7 @@ def subset_keys(rack, counts, blanks, letters) -> list[list[int] | None]:
     for k in range(len(real) + 1):
         parts[k] = {tuple(combo) for combo in combinations(real, k)}
     keys: list[list[int] | None] = [None] * (len(rack) + 1)
-    for k in range(1, len(rack) + 1):
+    for k in range(1, min(len(rack), most) + 1):
         estimate = sum(len(parts.get(k - b, ())) * kinds**b for b in range(min(blanks, k) + 1))
         if estimate > ANAGRAM_LIMIT:
             continue

@@ -24,9 +24,12 @@ from engine.choice import ranked
 from engine.movegen.position import Position
 from engine.movegen.walk import SlotSearch, walk_slots
 from engine.play import Play
+from engine.variants import Variant
 
 
-def find_best(position: Position, n: int = 10, bag: Iterable[int] | None = None) -> list[Play]:
+def find_best(
+    position: Position, n: int = 10, bag: Iterable[int] | None = None, variant: Variant = Variant.CLASSIC
+) -> list[Play]:
     """The ``n`` best distinct placements, best first, with every placement tied with the n-th.
 
     A placement is the set of tiles a move adds, so a one-tile move forming a
@@ -36,12 +39,13 @@ def find_best(position: Position, n: int = 10, bag: Iterable[int] | None = None)
     blanks, then one that ends the game, then reference and word.  Whether a
     placement ends the game depends on the tiles left in the ``bag`` after the
     rack was drawn; without ``bag`` that rule is left out and equal scores go
-    by blanks, reference and word alone.
+    by blanks, reference and word alone.  ``variant``: the game's, for what ends it (a joker
+    game's blank comes back); the position carries its limits (``Variant.limits``).
     """
     if n < 1:
         raise ValueError("n counts placements: at least 1")
     search = walk_slots(position, lambda *prepared: BestSearch(*prepared, n))
-    order = ranked(search.kept(), position.rack, bag, position.lexicon.letters)
+    order = ranked(search.kept(), position.rack, bag, position.lexicon.letters, variant)
     return sorted(order, key=lambda play: -play.score)
 
 

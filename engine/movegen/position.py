@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.alphabet import RACK_SIZE
 from engine.board import Board
 from engine.lexicon import Lexicon
 from engine.play import Play
@@ -18,6 +19,11 @@ class Position:
     lexicon: Lexicon
     #: The first move of a game: through H8, horizontal (§3.3.4).  None: the board is empty.
     first_move: bool | None = None
+    #: The most tiles a move takes from the rack: no move with more is ever generated (seven among
+    #: eight's racks hold 8).  ``Position(..., **variant.limits)`` sets it and ``bingo_size``.
+    played_max: int = RACK_SIZE
+    #: Tiles a move places to earn the 50-point bonus.
+    bingo_size: int = RACK_SIZE
 
     @property
     def is_first_move(self) -> bool:

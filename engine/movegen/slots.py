@@ -11,7 +11,7 @@ from bisect import insort
 from operator import mul
 from typing import NamedTuple
 
-from engine.alphabet import BLANK, BLANK_FLAG, RACK_SIZE, LetterSet
+from engine.alphabet import BLANK, BLANK_FLAG, LetterSet
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT
 from engine.movegen.crosschecks import LINES, CrossChecks
 from engine.movegen.position import Position
@@ -67,6 +67,7 @@ def list_slots(position: Position, checks: dict[bool, CrossChecks], rack: RackBo
     """Every slot of the position with its score bound."""
     cells = position.board.cells
     first = position.is_first_move
+    limits = (min(rack.size, position.played_max), position.bingo_size)
     slots: list[tuple] = []
     if first:
         directions = ((True, (CENTER // SIZE,)),)
@@ -75,12 +76,14 @@ def list_slots(position: Position, checks: dict[bool, CrossChecks], rack: RackBo
     for horizontal, lines in directions:
         check = checks[horizontal]
         for line in lines:
-            _line_slots(slots, cells, LINES[horizontal][line], horizontal, line, check, rack, first)
+            _line_slots(slots, cells, LINES[horizontal][line], horizontal, line, check, rack, first, limits)
     return slots
 
 
-def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds, first) -> None:
-    """The slots of one line, as ``(bound, horizontal, line, start, end, const)``.
+def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds, first, limits) -> None:
+    """The slots of one line, as ``(bound, horizontal, line, start, end, const)``; ``limits``: the
+    most empty squares a slot may hold (the rack's size, at most the tiles a move may place) and
+    how many earn the bonus.
 
     Two bounds, both valid, the lower kept: the rack's values paired best with
     best against the squares' weights, and each square's weight times the best
@@ -91,7 +94,8 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds
     mask, has, cscore = check.mask, check.has, check.score
     if not first and not any(tiles) and not any(has[sq] for sq in squares):
         return
-    usable, n, values, tile_value = rack.usable, rack.size, rack.values, rack.tile_values
+    usable, values, tile_value = rack.usable, rack.values, rack.tile_values
+    n, bingo = limits
     top_value = values[0]
     best_value = rack.best_value
     append = slots.append
@@ -141,7 +145,7 @@ def _line_slots(slots, cells, squares, horizontal, line, check, rack: RackBounds
                 insort(negated, -weight)
                 capped += weight * cap
             if k and e > s and connected and (e == SIZE - 1 or not tiles[e + 1]):
-                const = fixed * wm + cross + (BINGO if k == RACK_SIZE else 0)
+                const = fixed * wm + cross + (BINGO if k == bingo else 0)
                 if wm == 1:
                     paired = -sum(map(mul, negated, values))
                     bound = const + (paired if paired < capped else capped)

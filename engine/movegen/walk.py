@@ -58,7 +58,7 @@ class SlotSearch:
         self.letters = letters = position.lexicon.letters
         self.tile_values = letters.tile_values
         self.anagrams = position.lexicon.anagrams
-        self.subset_keys = subset_keys(position.rack, counts, blanks, letters)
+        self.subset_keys = subset_keys(position.rack, counts, blanks, letters, position.played_max)
         self.candidates: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
     def run(self, slot: Slot) -> None:
