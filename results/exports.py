@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from engine import record as engine_record
 from engine.notation import RackText, parse_rack
 from engine.ranking import NO_SCORE, Base, GameRanking, Row, TournamentRanking, rows
+from results.reports.text import decimal_mark
 from server.writes import ServiceError
 from tournaments import disclosure, standings
 from tournaments.models import Game, Round
@@ -99,6 +100,16 @@ _CSV_HEADERS = {
         "Total", "Scores", "Solos", "Solo points", "Warnings", "Penalty", "Below top",
         "Percentage (base: {base})", "% total", "% scores",
     ),
+    "es": (
+        "Puesto", "Puesto en la serie", "Puesto en la categoría", "Mesa", "Nombre", "Club", "Licencia",
+        "Serie", "Categoría", "Total", "Puntuaciones", "Solos", "Puntos de solo", "Advertencias",
+        "Penalización", "Negativo", "Porcentaje (base: {base})", "% total", "% puntuaciones",
+    ),
+    "ca": (
+        "Posició", "Posició a la sèrie", "Posició a la categoria", "Taula", "Nom", "Club", "Llicència",
+        "Sèrie", "Categoria", "Total", "Puntuacions", "Solos", "Punts de solo", "Advertiments",
+        "Penalització", "Negatiu", "Percentatge (base: {base})", "% total", "% puntuacions",
+    ),
 }  # fmt: skip
 
 #: The base the ranking is on (§4), written in the percentage's header: the order of the lines follows
@@ -106,16 +117,18 @@ _CSV_HEADERS = {
 _CSV_BASES = {
     "fr": {Base.TOTAL: "total avec solos et pénalités", Base.PAID: "scores seuls"},
     "en": {Base.TOTAL: "total with solos and penalties", Base.PAID: "scores only"},
+    "es": {Base.TOTAL: "total con solos y penalizaciones", Base.PAID: "solo puntuaciones"},
+    "ca": {Base.TOTAL: "total amb solos i penalitzacions", Base.PAID: "només puntuacions"},
 }
 
 
 def ranking_csv(ranking: Ranking, *, lang: str = "fr") -> bytes:
     """A game's or a tournament's ranking as CSV: UTF-8 with a byte-order mark and ``;`` between
-    cells, which French spreadsheets open as they are; percentages rounded to two decimals with the
-    decimal mark of ``lang`` (a comma in French).  "Pourcentage (base : …)" is the one the ranking
-    uses, its header naming the base (§4: with or without solos and penalties; the average of the
-    games when the tournament says so).  Every text cell is
-    ``spreadsheet_text``: a name never runs as a formula."""
+    cells, which French spreadsheets open as they are; headers in ``lang``; percentages rounded to
+    two decimals with the decimal mark of ``lang`` (a comma in French, Spanish and Catalan, a point
+    in English).  "Pourcentage (base : …)" is the one the ranking uses, its header naming the base
+    (§4: with or without solos and penalties; the average of the games when the tournament says so).
+    Every text cell is ``spreadsheet_text``: a name never runs as a formula."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";")
     base = _CSV_BASES[lang][ranking.rules.base]
@@ -144,8 +157,9 @@ def _csv_cells(values, lang: str) -> list:
 
 
 def _decimal(value: Decimal, lang: str) -> str:
-    """A rounded percentage (``engine.ranking.rounded``) with the decimal mark of ``lang``."""
-    return str(value).replace(".", ",") if lang == "fr" else str(value)
+    """A rounded percentage (``engine.ranking.rounded``) with the decimal mark of ``lang``, the printed
+    sheets' (``results.reports.text.decimal_mark``)."""
+    return str(value).replace(".", decimal_mark(lang))
 
 
 #: What makes a spreadsheet read a cell as a formula (OWASP's "CSV Injection" and ASVS 1.2.10): = + - @,

@@ -130,10 +130,21 @@ def _outcome(answer: outbound.Answer) -> tuple[str, str]:
     if said is not None and 200 <= answer.status < 300 and said.get("ok") is True:
         return Outbox.Status.SENT, ""
     if said is not None and 400 <= answer.status < 500 and said.get("ok") is False:
-        reason = said.get(interface_language()) or said.get("fr")
+        reason = _reader_sentence(said)
         if isinstance(reason, str) and _cleaned(reason):
             return Outbox.Status.REFUSED, ServiceError("outbox_refused", reason=_cleaned(reason)).text()
     return Outbox.Status.PENDING, ServiceError("outbox_unreachable").text()
+
+
+def _reader_sentence(said: dict) -> object:
+    """The refusal in the interface's language when the server wrote it in that language; else, as the
+    federation's server writes French and English only, English for a reader of neither (Spanish,
+    Catalan), French for a French reader."""
+    lang = interface_language()
+    found = said.get(lang)
+    if isinstance(found, str) and _cleaned(found):
+        return found
+    return said.get("fr" if lang == "fr" else "en") or said.get("fr")
 
 
 def _federation_json(answer: outbound.Answer) -> dict | None:

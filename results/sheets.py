@@ -26,6 +26,8 @@ from results.reports.data import (
     SheetHeader,
 )
 from results.reports.layout import Progress
+from results.reports.text import labels as sheet_labels
+from server.language import interface_language
 from tournaments import standings
 from tournaments.models import COUNTED, Game, Grading, PercentBase, Round, Submission, TieBreak, Tournament
 from tournaments.selectors import SANCTIONS
@@ -253,7 +255,7 @@ def _card_rounds(line: GameLine, rounds, slips, lang: str) -> tuple[CardRound, .
 def _card_round(rnd: Round, sub: Submission | None, total: int, lang: str) -> CardRound:
     top = rnd.placed or (rnd.tops[0] if rnd.tops else {"ref": "", "word": "", "score": rnd.top_score or 0})
     if sub is None:
-        sanction, reason = str(SANCTIONS["zero"]), ("no slip" if lang == "en" else "pas de bulletin")
+        sanction, reason = str(SANCTIONS["zero"]), sheet_labels(lang)["no_slip_reason"]
     else:
         sanction = str(SANCTIONS.get(sub.sanction, ""))
         reason = sub.said(lang) if sub.sanction != "none" else ""
@@ -286,7 +288,8 @@ def merged_ranking_pdf(result: Merged, ranking: GameRanking) -> tuple[str, str, 
 
 
 def merged_header(merged: Merged) -> SheetHeader:
-    """The merged sheet's heading: the first file's tournament and settings, every club as the place."""
+    """The merged sheet's heading: the first file's tournament and settings, every club as the place;
+    in the interface's language (a merge has no tournament, hence no sheet language)."""
     settings = merged.settings
     labels = {
         "grading": dict(Grading.choices),
@@ -306,6 +309,7 @@ def merged_header(merged: Merged) -> SheetHeader:
         base=str(labels["percent_base"].get(settings.get("percent_base"), PercentBase.TOTAL.label)),
         tie_break=str(labels["tie_break"].get(settings.get("tie_break"), TieBreak.NONE.label)),
         generated_at=timezone.localtime(),
+        lang=interface_language(),
     )
 
 

@@ -17,6 +17,7 @@ from results.forms import MergeForm, OutboxForm, PrintoutForm
 from results.models import MergedResults, Outbox, Printout
 from server.converters import IdConverter
 from server.downloads import download
+from server.language import interface_language
 from server.writes import ServiceError
 from tournaments import services as tournament_services
 from tournaments import standings
@@ -223,7 +224,8 @@ def merge_export(request, pk: int, what: str):
     ranking = merges.merged_ranking(result)
     if what == "pdf":
         return download(*sheets.merged_ranking_pdf(result, ranking), inline=True)
-    return _ranking_export(what, ranking, f"fusion-{merged.pk}", "fr")
+    # A merge belongs to no tournament, hence to no sheet language: its files speak the reader's.
+    return _ranking_export(what, ranking, f"fusion-{merged.pk}", interface_language())
 
 
 def _merge_unreadable(request, error: ServiceError):

@@ -7,7 +7,7 @@ Conventions the caller follows:
 
 * Labels that depend on a setting (``grading``, ``base``, ``tie_break``, ``category``, ``sanction``) arrive
   already in the sheet's language; the renderers translate only their own fixed labels, by
-  ``SheetHeader.lang`` ("fr" or "en").
+  ``SheetHeader.lang`` ("fr", "en", "es" or "ca").
 * Percentages arrive rounded (``engine.ranking.rounded``: two decimals, half up on the exact fraction,
   the same figure as the screens and the CSV); the sheets print them with the language's decimal
   separator ("96,45" / "96.45").

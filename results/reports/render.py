@@ -82,7 +82,7 @@ def _filename(kind: str, header: SheetHeader, *, game: bool = True) -> str:
 
 
 def _empty() -> tuple[str, str, bytes]:
-    """No player, no card: a page that says so in both languages rather than an error."""
+    """No player, no card: a page that says so in every language of the sheets rather than an error."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4)
     canvas.setFont(FONT, 10)

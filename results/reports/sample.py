@@ -12,6 +12,7 @@ import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
+from engine.categories import category_label
 from engine.ranking import Row, percent, rounded
 from results.reports.data import (
     CardRound,
@@ -62,7 +63,8 @@ CLUBS = (
     "Association des amateurs de mots croisés et de Scrabble duplicate de Châlons-en-Champagne",
 )  # fmt: skip
 SERIES = ("1", "2", "3", "4A", "4B", "5", "6", "7")
-CATEGORIES = ("", "", "Jeunes", "Vermeil", "Diamant")
+#: Category codes (``engine.categories``), named in the sheet's language.
+CATEGORIES = ("", "", "J", "V", "D")
 SOLO_VALUE, SOLO_MIN_PLAYERS = 10, 16
 WARNING_THRESHOLD, WARNING_PENALTY = 3, 5
 
@@ -92,6 +94,38 @@ TEXTS = {
         "minus5": ("-5", "no reference; word and score right"),
         "zero": ("zero", "not in the lexicon: {word}S (neither the main word nor its hooks are valid)"),
         "late": ("zero", "slip received after the end of the round and the 2 s grace window"),
+    },
+    "es": {
+        "game": "Partida 2",
+        "game_n": "Partida {n}",
+        "overall": "Clasificación general",
+        "place": "Salón de actos «Le Cèdre», Montréal",
+        "grading": "FISF",
+        "base": "total con solos y penalizaciones",
+        "tie_break": "ninguno: empate (mismo puesto)",
+        "warning": ("advertencia", "puntuación anunciada {claimed}, puntuación real {paid}"),
+        "minus5": ("-5", "sin coordenada; palabra y puntuación correctas"),
+        "zero": (
+            "cero",
+            "palabra fuera del léxico: {word}S (ni la palabra principal ni sus añadidos son válidos)",
+        ),
+        "late": ("cero", "papeleta recibida tras el final del tiempo y del periodo de gracia de 2 s"),
+    },
+    "ca": {
+        "game": "Partida 2",
+        "game_n": "Partida {n}",
+        "overall": "Classificació general",
+        "place": "Sala d'actes «Le Cèdre», Montréal",
+        "grading": "FISF",
+        "base": "total amb solos i penalitzacions",
+        "tie_break": "cap: els empatats comparteixen la posició",
+        "warning": ("advertiment", "puntuació anunciada {claimed}, puntuació real {paid}"),
+        "minus5": ("-5", "sense coordenada; paraula i puntuació correctes"),
+        "zero": (
+            "zero",
+            "paraula fora del lèxic: {word}S (ni la paraula principal ni les seves ampliacions són vàlides)",
+        ),
+        "late": ("zero", "butlleta rebuda després del final del temps i del temps de gràcia de 2 s"),
     },
 }
 
@@ -213,14 +247,14 @@ def _player(index: int, game: GameSheet, lang: str, rng: random.Random) -> _Play
         name=name,
         club=CLUBS[index % len(CLUBS)],
         series=SERIES[index % len(SERIES)],
-        category=CATEGORIES[index % len(CATEGORIES)],
+        category=category_label(CATEGORIES[index % len(CATEGORIES)], lang),
         table=index + 1,
         rounds=[],
     )
     total = 0
     for game_round in game.rounds:
         slip, paid, sanction, reason = _slip(game_round, lang, rng)
-        player.warnings += sanction in ("avertissement", "warning")
+        player.warnings += sanction == TEXTS[lang]["warning"][0]
         total += paid
         top_move = f"{game_round.ref} {game_round.word}"
         player.rounds.append(

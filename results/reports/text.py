@@ -1,6 +1,8 @@
-"""The sheets' fixed labels in French and English, and text made safe for the standard PDF fonts.
+"""The sheets' fixed labels in French, English, Spanish and Catalan, and text made safe for the
+standard PDF fonts.
 
-The sheets use Helvetica, whose WinAnsi encoding (Windows-1252) covers French (é è ê à ç œ Œ « »).
+The sheets use Helvetica, whose WinAnsi encoding (Windows-1252) covers French (é è ê à ç œ Œ « »),
+Spanish (á í ñ ó ú ü ¿ ¡ º) and Catalan (à è í ï ò ó ú ç and the "l·l" middle dot).
 Anything else in a player's name is transliterated when it has a Latin base letter ("ő" → "o"),
 dropped when it is a symbol (an emoji) and printed as "?" otherwise, so a name never breaks a sheet.
 """
@@ -87,6 +89,7 @@ LABELS: dict[str, dict[str, str]] = {
         "col_top_move": "Coup du top",
         "col_running": "Cumul",
         "no_slip": "(pas de bulletin)",
+        "no_slip_reason": "pas de bulletin",
         "sum_paid": "Scores payés",
         "sum_solos": "Solos",
         "sum_solo_points": "Points de solo",
@@ -175,6 +178,7 @@ LABELS: dict[str, dict[str, str]] = {
         "col_top_move": "Top move",
         "col_running": "Total",
         "no_slip": "(no slip)",
+        "no_slip_reason": "no slip",
         "sum_paid": "Paid scores",
         "sum_solos": "Solos",
         "sum_solo_points": "Solo points",
@@ -191,6 +195,184 @@ LABELS: dict[str, dict[str, str]] = {
         "file_bundle": "results",
         "file_evening": "evening",
     },
+    "es": {
+        "ranking": "Clasificación",
+        "game_sheet": "Hoja de partida",
+        "score_card": "Planilla del jugador",
+        "date": "Fecha",
+        "place": "Lugar",
+        "lexicon": "Léxico",
+        "grading": "Arbitraje",
+        "grace": "Periodo de gracia",
+        "round_time": "Tiempo por jugada",
+        "base": "Base",
+        "tie_break": "Desempate",
+        "printed": "Impreso",
+        "top": "Top",
+        "players": "Jugadores",
+        "rounds": "Jugadas",
+        "page": "página {n} / {total}",
+        "at": "a las",
+        "col_rank": "Pos.",
+        "col_series_rank": "Pos.\nserie",
+        "col_category_rank": "Pos.\ncat.",
+        "col_table": "Mesa",
+        "col_name": "Nombre",
+        "col_club": "Club",
+        "col_series": "Serie",
+        "col_category": "Categoría",
+        "col_total": "Total",
+        "col_paid": "Puntos",
+        "col_negatif": "Negativo",
+        "col_percent": "%",
+        "col_percent_total": "%\ntotal",
+        "col_percent_paid": "%\npuntos",
+        "col_solos": "Solos",
+        "col_warnings": "Adv.",
+        "col_penalty": "Penal.",
+        "solos": "Solos",
+        "solo_item": "jugada {round}: {name}",
+        "game_solo_item": "partida {game}, jugada {round}: {name}",
+        "col_centre": "Centro",
+        "time_game": "partida {game}",
+        "time_round": "jugada {first}",
+        "time_rounds": "jugadas {first}\u2013{last}",
+        "no_solo": "Ningún solo.",
+        "col_round": "N.º",
+        "col_rack": "Atril",
+        "col_ref": "Coord.",
+        "col_word": "Palabra",
+        "col_score": "Puntos",
+        "col_cumulated": "Acum.",
+        "col_tied": "Tops\nempat.",
+        "game_total": "Top de la partida",
+        "rack_legend": "Atril tachado: rechazado; tachado y «anulado»: jugada anulada por el árbitro, "
+        "letras sacadas de nuevo. Palabra: minúscula roja = comodín.",
+        "cancelled": "anulado",
+        "board": "Tablero final",
+        "tw": "PT",
+        "dw": "PD",
+        "tl": "LT",
+        "dl": "LD",
+        "tw_long": "palabra triple",
+        "dw_long": "palabra doble",
+        "tl_long": "letra triple",
+        "dl_long": "letra doble",
+        "blank_long": "comodín (minúscula)",
+        "col_slip": "Papeleta",
+        "col_paid_round": "Anot.",
+        "col_sanction": "Sanción",
+        "col_reason": "Motivo",
+        "col_top": "Top",
+        "col_top_move": "Jugada del top",
+        "col_running": "Acum.",
+        "no_slip": "(sin papeleta)",
+        "no_slip_reason": "sin papeleta",
+        "sum_paid": "Puntos anotados",
+        "sum_solos": "Solos",
+        "sum_solo_points": "Puntos de solo",
+        "sum_warnings": "Advertencias",
+        "sum_penalty": "Penalización",
+        "sum_total": "Total",
+        "sum_top": "Top",
+        "sum_percent": "%",
+        "sum_rank": "Puesto",
+        "no_card": "Ninguna planilla.",
+        "file_ranking": "clasificacion",
+        "file_game": "hoja-de-partida",
+        "file_cards": "planillas",
+        "file_bundle": "resultados",
+        "file_evening": "velada",
+    },
+    "ca": {
+        "ranking": "Classificació",
+        "game_sheet": "Full de partida",
+        "score_card": "Full de puntuació",
+        "date": "Data",
+        "place": "Lloc",
+        "lexicon": "Lèxic",
+        "grading": "Arbitratge",
+        "grace": "Temps de gràcia",
+        "round_time": "Temps per jugada",
+        "base": "Base",
+        "tie_break": "Desempat",
+        "printed": "Imprès",
+        "top": "Top",
+        "players": "Jugadors",
+        "rounds": "Jugades",
+        "page": "pàgina {n} / {total}",
+        "at": "a les",
+        "col_rank": "Pos.",
+        "col_series_rank": "Pos.\nsèrie",
+        "col_category_rank": "Pos.\ncat.",
+        "col_table": "Taula",
+        "col_name": "Nom",
+        "col_club": "Club",
+        "col_series": "Sèrie",
+        "col_category": "Categoria",
+        "col_total": "Total",
+        "col_paid": "Punts",
+        "col_negatif": "Negatiu",
+        "col_percent": "%",
+        "col_percent_total": "%\ntotal",
+        "col_percent_paid": "%\npunts",
+        "col_solos": "Solos",
+        "col_warnings": "Adv.",
+        "col_penalty": "Penal.",
+        "solos": "Solos",
+        "solo_item": "jugada {round}: {name}",
+        "game_solo_item": "partida {game}, jugada {round}: {name}",
+        "col_centre": "Centre",
+        "time_game": "partida {game}",
+        "time_round": "jugada {first}",
+        "time_rounds": "jugades {first}\u2013{last}",
+        "no_solo": "Cap solo.",
+        "col_round": "N.",
+        "col_rack": "Faristol",
+        "col_ref": "Coord.",
+        "col_word": "Paraula",
+        "col_score": "Punts",
+        "col_cumulated": "Acum.",
+        "col_tied": "Tops\nempatats",
+        "game_total": "Top de la partida",
+        "rack_legend": "Faristol ratllat: rebutjat; ratllat i «anul·lat»: jugada anul·lada per l'àrbitre, "
+        "lletres tretes de nou. Paraula: minúscula vermella = escarràs.",
+        "cancelled": "anul·lat",
+        "board": "Tauler final",
+        "tw": "PT",
+        "dw": "PD",
+        "tl": "LT",
+        "dl": "LD",
+        "tw_long": "paraula triple",
+        "dw_long": "paraula doble",
+        "tl_long": "lletra triple",
+        "dl_long": "lletra doble",
+        "blank_long": "escarràs (minúscula)",
+        "col_slip": "Butlleta",
+        "col_paid_round": "Punt.",
+        "col_sanction": "Sanció",
+        "col_reason": "Motiu",
+        "col_top": "Top",
+        "col_top_move": "Jugada del top",
+        "col_running": "Acum.",
+        "no_slip": "(sense butlleta)",
+        "no_slip_reason": "sense butlleta",
+        "sum_paid": "Punts obtinguts",
+        "sum_solos": "Solos",
+        "sum_solo_points": "Punts de solo",
+        "sum_warnings": "Advertiments",
+        "sum_penalty": "Penalització",
+        "sum_total": "Total",
+        "sum_top": "Top",
+        "sum_percent": "%",
+        "sum_rank": "Posició",
+        "no_card": "Cap full de puntuació.",
+        "file_ranking": "classificacio",
+        "file_game": "full-de-partida",
+        "file_cards": "fulls-de-puntuacio",
+        "file_bundle": "resultats",
+        "file_evening": "vetllada",
+    },
 }
 
 #: Characters WinAnsi lacks that have an obvious stand-in.
@@ -204,7 +386,8 @@ def labels(lang: str) -> dict[str, str]:
 
 
 def label_value(lang: str, label: str) -> str:
-    """The label before a value: "Lieu : " in French (a space before the colon), "Place: " in English."""
+    """The label before a value: "Lieu : " in French (a space before the colon), "Place: ",
+    "Lugar: " and "Lloc: " in English, Spanish and Catalan."""
     return f"{label}\u00a0: " if lang == "fr" else f"{label}: "
 
 
@@ -262,9 +445,17 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text.rstrip() + _ELLIPSIS
 
 
+#: The languages written with a decimal point ("96.45"); the others write a comma ("96,45").
+DECIMAL_POINT = frozenset({"en"})
+
+
+def decimal_mark(lang: str) -> str:
+    return "." if lang in DECIMAL_POINT else ","
+
+
 def percent(value: float, lang: str) -> str:
-    text = f"{value:.2f}"
-    return text.replace(".", ",") if lang == "fr" else text
+    """Two decimals with the decimal mark of ``lang``: "96,45" in French, Spanish and Catalan."""
+    return f"{value:.2f}".replace(".", decimal_mark(lang))
 
 
 def signed(value: int) -> str:
@@ -281,7 +472,8 @@ def duration(seconds: int) -> str:
 
 
 def day(value: datetime.date, lang: str) -> str:
-    return value.strftime("%d/%m/%Y") if lang == "fr" else value.isoformat()
+    """ "14/05/2026" (day first, as French, Spanish and Catalan write it); "2026-05-14" in English."""
+    return value.isoformat() if lang == "en" else value.strftime("%d/%m/%Y")
 
 
 def moment(value: datetime.datetime, lang: str) -> str:

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.utils import formats
 
 from engine.ranking import Base, Entrant, GameScores, Rules, Score, rank_game, rank_tournament
 from lexicons.loaded import lexicon_default_row
@@ -180,6 +182,32 @@ def test_the_ranking_csv_has_english_headers_on_request(db):
     header, first, *_ = _csv_rows(exports.ranking_csv(_ranking(), lang="en"))
     assert header[:5] == ["Rank", "Series rank", "Category rank", "Table", "Name"]
     assert first[-1] == "98.67"
+
+
+def test_the_ranking_csv_in_spanish_has_spanish_headers_and_a_decimal_comma(db):
+    header, *rows = _csv_rows(exports.ranking_csv(_ranking(Rules(base=Base.PAID)), lang="es"))
+    assert header[:5] == ["Puesto", "Puesto en la serie", "Puesto en la categoría", "Mesa", "Nombre"]
+    assert header[-3:] == ["Porcentaje (base: solo puntuaciones)", "% total", "% puntuaciones"]
+    line = dict(zip(header, rows[0]))
+    assert (line["Nombre"], line["Categoría"], line["Negativo"]) == (ALICE.name, "Vermeil (62+)", "-1")
+    assert (line["Porcentaje (base: solo puntuaciones)"], line["% puntuaciones"]) == ("98,67", "98,67")
+    assert "Penalización" in header and "Advertencias" in header
+
+
+def test_the_ranking_csv_in_catalan_has_catalan_headers_and_a_decimal_comma(db):
+    header, first, *_ = _csv_rows(exports.ranking_csv(_ranking(), lang="ca"))
+    assert header[:5] == ["Posició", "Posició a la sèrie", "Posició a la categoria", "Taula", "Nom"]
+    assert header[-3] == "Percentatge (base: total amb solos i penalitzacions)"
+    line = dict(zip(header, first))
+    assert (line["Sèrie"], line["Negatiu"], line["% puntuacions"]) == ("4A", "-1", "98,67")
+
+
+def test_the_ranking_csv_has_headers_for_every_interface_language_and_django_s_decimal_mark(db):
+    for lang, _name in settings.LANGUAGES:
+        header, first, *_ = _csv_rows(exports.ranking_csv(_ranking(), lang=lang))
+        assert len(header) == len(first) == 19 and len(set(header)) == 19, lang
+        mark = formats.get_format("DECIMAL_SEPARATOR", lang, use_l10n=True)
+        assert first[-1] == f"98{mark}67", lang
 
 
 def test_a_tournament_ranking_exports_its_cumulated_lines(db):

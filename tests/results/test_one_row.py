@@ -52,8 +52,35 @@ def test_the_screen_the_sheet_and_the_csv_print_the_same_percentage():
 
 
 def test_the_screen_names_categories_in_the_interfaces_language():
-    for lang, label in (("fr", "Vermeil"), ("en", "Vermeil (62+)")):
+    for lang, label in (
+        ("fr", "Vermeil"),
+        ("en", "Vermeil (62+)"),
+        ("es", "Vermeil (62+)"),
+        ("ca", "Vermeil (62+)"),
+    ):
         with translation.override(lang):
             alice = next(row for row in standings.game_rows(RANKING).rows if row.name == "Alice")
         assert alice.category == label
     assert [row.category for row in rows(RANKING, "en")] == ["", "Vermeil (62+)"]
+
+
+def test_the_sheet_and_the_csv_name_categories_and_write_percentages_in_spanish_and_catalan():
+    diamond = rank_game(
+        [
+            Entrant(key=1, name="Alice", table=1, category="D"),
+            Entrant(key=2, name="Bruno", table=2, category="S"),
+        ],
+        GameScores(tops=(64,), scores={1: (Score(34),), 2: (Score(64),)}),
+    )
+    for lang, names in (("es", ("Diamante (72+)", "Sénior")), ("ca", ("Diamant (72+)", "Sènior"))):
+        assert [row.category for row in rows(diamond, lang)] == [names[1], names[0]]
+        sheet = RankingSheet(header=_header(lang), top=diamond.top, rows=rows(diamond, lang))
+        pdf = render.ranking_sheet(sheet)[2]
+        text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert all(name in text for name in names) and "53,13" in text, lang
+        table = list(
+            csv.reader(
+                io.StringIO(exports.ranking_csv(diamond, lang=lang).decode("utf-8-sig")), delimiter=";"
+            )
+        )
+        assert table[2][8] == names[0] and table[2][-3:] == ["53,13", "53,13", "53,13"], lang

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import parse_header_parameters
 
 from clubs.models import Club, Member, Role
@@ -314,6 +314,36 @@ def test_only_the_federation_servers_own_refusal_is_shown_cleaned_and_short(
     taking = _answering(servers, 200, b'{"ok": true, "club": "Montlu\\u00e7on"}')
     sent = outbox.outbox_add(game=played, url=_page(taking.port), token=TOKEN)
     assert sent.status == Outbox.Status.SENT and sent.last_error == ""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fr", "Jeton inconnu"),
+        ("en", "Unknown token"),
+        ("es", "Unknown token"),  # the federation's server writes French and English only
+        ("ca", "Unknown token"),
+    ],
+)
+def test_the_refusal_is_shown_in_the_readers_language_or_in_english(
+    lang, said, played, servers, loopback_allowed
+):
+    answer = {"ok": False, "fr": "Jeton inconnu", "en": "Unknown token"}
+    refusing = _answering(servers, 403, json.dumps(answer).encode())
+    with translation.override(lang):
+        row = outbox.outbox_add(game=played, url=_page(refusing.port), token=TOKEN)
+        assert (row.status, row.last_error) == (
+            Outbox.Status.REFUSED,
+            ServiceError("outbox_refused", reason=said).text(),
+        )
+
+
+def test_a_refusal_written_in_the_readers_language_is_shown_in_it(played, servers, loopback_allowed):
+    answer = {"ok": False, "fr": "Jeton inconnu", "en": "Unknown token", "ca": "Testimoni desconegut"}
+    refusing = _answering(servers, 403, json.dumps(answer).encode())
+    with translation.override("ca"):
+        row = outbox.outbox_add(game=played, url=_page(refusing.port), token=TOKEN)
+    assert row.status == Outbox.Status.REFUSED and "Testimoni desconegut" in row.last_error
 
 
 # -- what ends in a header -------------------------------------------------------------------------

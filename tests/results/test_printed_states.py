@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 
+import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
@@ -92,6 +93,23 @@ def test_the_time_per_round_prints_in_english_on_english_sheets(tournament):
     _name, _type, data = render.game_sheet(sheets.game_sheet(tournament.games.get()))
 
     assert "Time per round: 3 min (round 1), 2 min (rounds 2–3)" in " ".join(pdf_text(data).split())
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("es", "Tiempo por jugada: 3 min (jugada 1), 2 min (jugadas 2–3)"),
+        ("ca", "Temps per jugada: 3 min (jugada 1), 2 min (jugades 2–3)"),
+    ],
+)
+def test_the_time_per_round_prints_in_spanish_and_catalan_on_their_sheets(tournament, lang, said):
+    tournament.sheet_language = lang
+    tournament.save(update_fields=["sheet_language"])
+    the_round_time_changed_mid_game(tournament, _registered(tournament))
+
+    _name, _type, data = render.game_sheet(sheets.game_sheet(tournament.games.get()))
+
+    assert said in " ".join(pdf_text(data).split())
 
 
 # -- the overall ranking names each solo's game -----------------------------------------------------

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from engine.ranking import Row
+from results.reports import cards as card_layout
+from results.reports import game as game_layout
+from results.reports import ranking as ranking_layout
 from results.reports import render
 from results.reports.board import BoardGrid
 from results.reports.data import (
@@ -24,11 +28,18 @@ from results.reports.data import (
     ScoreCard,
     SheetHeader,
 )
-from results.reports.sample import board_of, sample_evening, sample_results
-from results.reports.text import duration, fit, pdf_text, percent, signed
+from results.reports.sample import TEXTS, board_of, sample_evening, sample_results
+from results.reports.text import LABELS, day, duration, fit, label_value, pdf_text, percent, signed
 
 CHECKSUM = "9b1f0c3e5a7d2b4c6e8f0a1b3c5d7e9f00112233445566778899aabbccddeeff"
 LONG_NAME = "Marie-Thérèse de La Tour d'Auvergne-Lauraguais Castelnau-Montmirail, épouse Exupéry de La Fin"
+#: The header's settings as the sheet's language names them: (grading, base, tie-break).
+SETTINGS = {
+    "fr": ("calculé", "scores seuls", "dernière partie"),
+    "en": ("computed", "scores only", "last game"),
+    "es": ("calculada", "solo puntuaciones", "última partida"),
+    "ca": ("calculada", "només puntuacions", "darrera partida"),
+}
 
 
 def _header(lang: str = "fr", **changes) -> SheetHeader:
@@ -39,11 +50,11 @@ def _header(lang: str = "fr", **changes) -> SheetHeader:
         place="Palais des congrès",
         lexicon="ODS 9",
         lexicon_checksum=CHECKSUM,
-        grading="calculé" if lang == "fr" else "computed",
+        grading=SETTINGS[lang][0],
         grace_seconds=3,
         round_seconds=150,
-        base="scores seuls" if lang == "fr" else "scores only",
-        tie_break="dernière partie" if lang == "fr" else "last game",
+        base=SETTINGS[lang][1],
+        tie_break=SETTINGS[lang][2],
         generated_at=datetime.datetime(2026, 5, 14, 17, 5),
         lang=lang,
     )
@@ -182,6 +193,106 @@ def test_english_sheets_use_english_labels():
     assert "Game sheet" in texts[1] and "Final board" in texts[1] and "triple word" in texts[1]
     assert "Score card" in texts[2] and "Reason" in texts[2] and "Warnings" in texts[2]
     assert not any(word in text for text in texts for word in ("Classement", "Négatif", "Lieu", "Motif"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "es",
+            (
+                ("Clasificación — Partie 3", "Periodo de gracia: 3 s", "Negativo", "Puntos", "Pos.", "Mesa"),
+                ("Impreso: 14/05/2026 a las 17:05", "página 1 / 1", "Desempate: última partida"),
+                ("Hoja de partida", "Tablero final", "palabra triple", "comodín (minúscula)", "Atril"),
+                ("Planilla del jugador", "Motivo", "Advertencias", "Papeleta", "Penalización", "Puesto"),
+            ),
+        ),
+        (
+            "ca",
+            (
+                ("Classificació — Partie 3", "Temps de gràcia: 3 s", "Negatiu", "Punts", "Pos.", "Taula"),
+                ("Imprès: 14/05/2026 a les 17:05", "pàgina 1 / 1", "Desempat: darrera partida"),
+                ("Full de partida", "Tauler final", "paraula triple", "escarràs (minúscula)", "Faristol"),
+                ("Full de puntuació", "Motiu", "Advertiments", "Butlleta", "Penalització", "Posició"),
+            ),
+        ),
+    ],
+)
+def test_spanish_and_catalan_sheets_use_their_own_labels(lang, expected):
+    ranking = render.ranking_sheet(_ranking(["Anne"], lang=lang, solos=((4, "Anne"),)))
+    game = render.game_sheet(_game(lang=lang))
+    cards = render.score_cards([_card("Anne", lang=lang, reason="x")])
+    ranking_text, game_text, card_text = (_read(pdf)[1] for _, _, pdf in (ranking, game, cards))
+    assert ranking[0] == f"{LABELS[lang]['file_ranking']}-festival-de-vichy-partie-3.pdf"
+    for text, words in (
+        (ranking_text, expected[0] + expected[1]),
+        (game_text, expected[2]),
+        (card_text, expected[3]),
+    ):
+        assert [word for word in words if word not in text] == []
+    assert "67,50" in card_text and "97,50" in ranking_text  # a decimal comma
+    assert f"Solos — {LABELS[lang]['solo_item'].format(round=4, name='Anne')}." in ranking_text
+    french_or_english = (
+        "Classement",
+        "Négatif",
+        "Lieu",
+        "Motif",
+        "Ranking",
+        "Below",
+        "Reason",
+        "Warnings",
+        "Tirage",
+    )
+    assert [
+        word for text in (ranking_text, game_text, card_text) for word in french_or_english if word in text
+    ] == []
+
+
+def test_every_language_of_the_sheets_has_every_label_of_the_french_ones():
+    french = LABELS["fr"]
+    for lang, labels in LABELS.items():
+        assert labels.keys() == french.keys(), lang
+        assert all(text.strip() for text in labels.values()), lang
+        # The same fields to fill in ("{round}", "{name}"…) as the French label.
+        for key, text in labels.items():
+            assert re.findall(r"{\w+}", text) == re.findall(r"{\w+}", french[key]), (lang, key)
+        # Every label prints in the standard fonts as written (accents included).
+        lines = [line for text in labels.values() for line in text.split("\n")]
+        assert [line for line in lines if pdf_text(line) != line] == [], lang
+    assert set(TEXTS) == set(LABELS) and all(TEXTS[lang].keys() == TEXTS["fr"].keys() for lang in TEXTS)
+
+
+def test_every_column_heading_fits_its_column_in_every_language():
+    """A table's heading is one line per label line, not wrapped: Spanish and Catalan words are longer
+    than English ones, and each must stay inside its column's rules (padding may be eaten, not more)."""
+    tables = (
+        (ranking_layout.COLUMNS, 7.5),
+        ((ranking_layout.CENTRE,), 7.5),
+        (game_layout.COLUMNS, 7.5),
+        (card_layout.COLUMNS, 7.5),
+        (card_layout.CUT_COLUMNS, 7),  # an A6 card's widths, the narrowest
+    )
+    too_wide = [
+        (lang, key, line)
+        for lang, labels in LABELS.items()
+        for columns, size in tables
+        for key, width in columns
+        if width >= 1
+        for line in labels[key].split("\n")
+        if stringWidth(line, "Helvetica-Bold", size) > width - 2
+    ]
+    assert too_wide == []
+
+
+def test_spanish_and_catalan_write_a_label_and_its_value_and_a_date_as_they_do():
+    assert [label_value(lang, "X") for lang in ("fr", "en", "es", "ca")] == ["X\u00a0: ", "X: ", "X: ", "X: "]
+    may = datetime.date(2026, 5, 14)
+    assert [day(may, lang) for lang in ("fr", "en", "es", "ca")] == [
+        "14/05/2026",
+        "2026-05-14",
+        "14/05/2026",
+        "14/05/2026",
+    ]
 
 
 def test_solos_are_announced_under_the_ranking():
@@ -395,11 +506,45 @@ def test_the_evening_in_english_is_named_and_labelled_in_english():
     assert "Ranking — Overall ranking" in text and "Score card — Game 2" in text and "Fiche" not in text
 
 
+@pytest.mark.parametrize(
+    ("lang", "name", "titles"),
+    [
+        (
+            "es",
+            "velada",
+            ("Clasificación — Clasificación general", "Planilla del jugador — Partida 2", "advertencia"),
+        ),
+        (
+            "ca",
+            "vetllada",
+            ("Classificació — Classificació general", "Full de puntuació — Partida 2", "advertiment"),
+        ),
+    ],
+)
+def test_the_evening_in_spanish_and_catalan_is_named_and_labelled_so(lang, name, titles):
+    overall, games = sample_evening(games=2, players=20, lang=lang)
+    filename, _, pdf = render.evening(overall, games, per_page=2)
+    text = "".join(_page_texts(pdf))
+    assert filename == f"{name}-coupe-du-club-de-montreal-nord.pdf"
+    assert [title for title in titles if title not in text] == []
+    assert "Fiche" not in text and "Score card" not in text
+
+
+def test_the_sample_players_are_the_same_in_every_language():
+    """Only the words change: the same slips, the same warnings and so the same ranking."""
+    figures = {
+        lang: [(row.name, row.total, row.warnings, row.penalty) for row in sample_results(lang=lang)[0].rows]
+        for lang in TEXTS
+    }
+    assert figures["es"] == figures["ca"] == figures["en"] == figures["fr"]
+    assert any(warnings for _, _, warnings, _ in figures["fr"])
+
+
 def test_text_helpers_keep_what_the_fonts_print():
     assert pdf_text("Cœur\u2212Groß\u200b🌟王") == "Cœur-Groß?"
     assert fit("Castelnau-Montmirail", "Helvetica", 8, 40).endswith("…")
     assert fit("Anne", "Helvetica", 8, 40) == "Anne"
-    assert (percent(96.5, "fr"), percent(96.5, "en")) == ("96,50", "96.50")
+    assert [percent(96.5, lang) for lang in ("fr", "en", "es", "ca")] == ["96,50", "96.50", "96,50", "96,50"]
     assert (signed(-35), signed(0), signed(5)) == ("-35", "0", "+5")
     assert (duration(180), duration(150), duration(45)) == ("3 min", "2 min 30 s", "45 s")
 

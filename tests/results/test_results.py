@@ -216,6 +216,38 @@ def test_a_printout_in_english_when_the_tournament_says_so(arbiter_client, tourn
     assert "Rank" in text and "Game 1" in text
 
 
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "es",
+            ("Clasificación — Partida 1", "Hoja de partida", "Planilla del jugador", "cero sin papeleta"),
+        ),
+        (
+            "ca",
+            ("Classificació — Partida 1", "Full de partida", "Full de puntuació", "zero sense butlleta"),
+        ),
+    ],
+)
+def test_a_printout_in_spanish_or_catalan_when_the_tournament_says_so(
+    arbiter_client, tournament, players, lang, expected
+):
+    tournament.sheet_language = lang
+    tournament.save()
+    game = _prepared(tournament)
+    _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
+    arbiter_client.post(
+        reverse("results:printout_request", args=[tournament.pk]), {"kind": "bundle", "game": game.pk}
+    )
+    printout = Printout.objects.get()
+    _, text = _pdf_text(bytes(printout.pdf))
+    text = " ".join(text.split())
+    assert [words for words in expected if words not in text] == []
+    assert not any(
+        word in text for word in ("Classement", "Feuille", "pas de bulletin", "Ranking", "no slip")
+    )
+
+
 def test_a_tournament_printout_needs_no_game_and_a_game_printout_needs_one(tournament, players):
     game = _prepared(tournament)
     _play(game, 1, lambda rnd: {players[0]: _slip(rnd)})
@@ -404,6 +436,14 @@ def test_two_clubs_merge_through_the_page_into_one_ranking(arbiter_client, arbit
     assert names[:2] == ["Alice", "Zoë"] and "Bruno" in names
     pdf = arbiter_client.get(reverse("results:merge_export", args=[pk, "pdf"]))
     assert "Zoë" in _pdf_text(pdf.content)[1]
+    # A merge has no tournament, hence no sheet language: its files speak the reader's.
+    catalan = {"Accept-Language": "ca"}
+    csv_rows = arbiter_client.get(reverse("results:merge_export", args=[pk, "csv"]), headers=catalan)
+    header = next(csv.reader(io.StringIO(csv_rows.content.decode("utf-8-sig")), delimiter=";"))
+    assert header[:5] == ["Posició", "Posició a la sèrie", "Posició a la categoria", "Taula", "Nom"]
+    pdf = arbiter_client.get(reverse("results:merge_export", args=[pk, "pdf"]), headers=catalan)
+    text = " ".join(_pdf_text(pdf.content)[1].split())
+    assert "Classificació — Classificació fusionada" in text and "Lloc: " in text and "Lieu" not in text
 
 
 def test_a_merge_of_different_games_is_refused_with_the_reason(arbiter_client, arbiter, tournament):
