@@ -52,7 +52,7 @@ How this module settles what the rules leave open for typed slips:
   score.  A −5 or a zero carries none.
 * **Too many tiles** (seven among eight, ``Position.played_max``): a slip laying 8 tiles of its
   8 is no move; at its reference it is a ``PLACE`` zero saying so, after the cross-word and
-  rack reasons.
+  rack reasons, even where the word fits elsewhere with fewer tiles (the place is the one meant).
 * **Unreadable text** (``grade_text``): a zero with reason ``WORD`` when the
   word cannot be read, ``PLACE`` for anything else (reference, layout, empty
   slip); ``detail`` carries the parser's sentence.
@@ -325,7 +325,8 @@ def _unplaced(position: Position, slip: SlipText, mode: Mode, placements: list[P
     letters = slip.word.letters
     if slip.ref is not None:
         fault = _fault_at(position, letters, slip.ref)
-        if fault.reason is not ZeroReason.PLACE or not placements or mode is Mode.COMPUTED:
+        plain = fault.reason is not ZeroReason.PLACE or fault.message.code == "grade_zero_too_many"
+        if plain or not placements or mode is Mode.COMPUTED:
             return fault.grade()
         return _no_solution(slip, fault.detail)
     if placements:

@@ -239,3 +239,42 @@ def test_a_set_plays_with_its_shipped_list_when_none_is_given(tmp_path):
     assert data["letters"] == "es" and data["lexicon"] == "es-hunspell"
     replayed = run_with(tmp_path, "replay", str(game))
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+# -- original games ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["joker", "explosive", "7of8"])
+def test_an_original_game_is_played_replayed_and_listed_and_another_variant_refused(tmp_path, variant):
+    game = tmp_path / f"{variant}.json"
+    played = run("--variant", variant, "play", "--seed", "4", "--out", str(game))
+    assert played.returncode == 0, played.stderr
+    data = json.loads(game.read_text(encoding="utf-8"))
+    assert (data["format"], data["letters"], data["variant"]) == ("duplicate-game/2", "fr", variant)
+    done = run("replay", str(game), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(rows) == len(data["rounds"])
+    assert all(r["top"] == r["expected"] and r["tied"] == r["expected_tied"] for r in rows)
+    assert run("--variant", variant, "replay", str(game)).returncode == 0
+    best = run("best", str(game), "5", "--n", "3", "--json")
+    assert best.returncode == 0, best.stderr
+    assert json.loads(best.stdout)[0]["score"] == data["rounds"][4]["score"]
+    other = run("--variant", "classic", "replay", str(game))
+    assert other.returncode == 2 and f"« {variant} », pas « classic »" in other.stderr
+
+
+def test_grade_refuses_a_slip_of_eight_tiles_in_seven_among_eight(tmp_path):
+    words = tmp_path / "mots.txt"
+    words.write_text("TRANSIES\nSATINER\n", encoding="utf-8")
+    rounds = [{"rack": "AEINRSST", "ref": "H2", "word": "SATINER", "score": 66}]
+    data = {"format": "duplicate-game/2", "letters": "fr", "lexicon": "mots", "variant": "7of8"}
+    game = tmp_path / "huit.json"
+    game.write_text(json.dumps({**data, "rounds": rounds, "total": 66}), encoding="utf-8")
+    done = run_with(tmp_path, "--lexicon", str(words), "grade", str(game), "1", "H1 TRANSIES 104", "--json")
+    assert done.returncode == 0, done.stderr
+    graded = json.loads(done.stdout)
+    assert (graded["paid"], graded["sanction"], graded["reason"]) == (0, "zero", "place")
+    assert "au plus 7 lettres" in graded["message"]
+    paid = run_with(tmp_path, "--lexicon", str(words), "grade", str(game), "1", "H2 SATINER 66", "--json")
+    assert json.loads(paid.stdout)["paid"] == 66

@@ -12,6 +12,7 @@ from engine.draw import Bag, draw_rack, remaining_after
 from engine.lexicon import Lexicon
 from engine.movegen import Position, all_plays, find_tops
 from engine.notation import parse_board, rack_tiles
+from engine.variants import Variant
 from tests.conftest import REFERENCE_GAMES
 from tests.engine.games import reference_positions
 from tests.helpers import tiny
@@ -101,22 +102,29 @@ def _brute_force(position: Position, lexicon: Lexicon, words: list[str]) -> dict
     for word in words:
         letters = alphabet.word_codes(word)
         for play in scoring.word_placements(
-            position.board, lexicon, letters, position.rack, first_move=position.is_first_move
+            position.board,
+            lexicon,
+            letters,
+            position.rack,
+            first_move=position.is_first_move,
+            played_max=position.played_max,
+            bingo_size=position.bingo_size,
         ):
             found[play.key] = play.score
     return found
 
 
-def _random_positions(lexicon: Lexicon, seed: int, rounds: int):
+def _random_positions(lexicon: Lexicon, seed: int, rounds: int, variant: Variant = Variant.CLASSIC):
     rng = random.Random(seed)
     bag = Bag.full()
     board = Board()
     reliquat: tuple[int, ...] = ()
     for number in range(1, rounds + 1):
-        draw = draw_rack(reliquat, bag, number, rng)
+        draw = draw_rack(reliquat, bag, number, rng, variant=variant)
         if draw.end:
             return
-        position = Position(board.copy(), draw.tiles, lexicon, first_move=number == 1)
+        # The first move is the first one played: a rack without a move leaves the board empty.
+        position = Position(board.copy(), draw.tiles, lexicon, board.is_empty(), **variant.limits)
         yield position
         tops = find_tops(position)
         if not tops.plays:
@@ -128,13 +136,23 @@ def _random_positions(lexicon: Lexicon, seed: int, rounds: int):
         reliquat = remaining_after(draw.tiles, play.rack_used)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_search_agrees_with_brute_force_on_random_positions(seed, french):
+@pytest.mark.parametrize(
+    ("seed", "variant"),
+    [
+        (1, Variant.CLASSIC),
+        (2, Variant.CLASSIC),
+        (3, Variant.CLASSIC),
+        (4, Variant.SEVEN_OF_EIGHT),
+        (5, Variant.SEVEN_OF_EIGHT),
+    ],
+)
+def test_search_agrees_with_brute_force_on_random_positions(seed, variant, french):
+    """Seven among eight too: racks of 8 tiles, no move of more than 7."""
     words = _french_words(french)
     lexicon = _small_lexicon(words, seed)
     small_words = _lexicon_words(lexicon)
     checked = 0
-    for position in _random_positions(lexicon, seed, rounds=8):
+    for position in _random_positions(lexicon, seed, rounds=8, variant=variant):
         brute = _brute_force(position, lexicon, small_words)
         generated = {p.key: p.score for p in all_plays(position)}
         assert generated == brute
@@ -146,6 +164,24 @@ def test_search_agrees_with_brute_force_on_random_positions(seed, french):
     assert checked >= 4
 
 
+def test_eight_tile_racks_agree_with_the_exhaustive_generator_and_the_scorer(reference, french):
+    """Seven among eight: each reference rack with an eighth tile; the search and the exhaustive
+    generator find the same tops, never a move of 8 tiles, and the scorer scores each the same."""
+    seven = Variant.SEVEN_OF_EIGHT
+    for i, (_name, number, position, _recorded) in enumerate(reference[3::60]):
+        if len(position.rack) < 7:
+            continue
+        rack = (*position.rack, alphabet.code("ESARTIN"[i % 7]))
+        eight = Position(position.board, rack, french, number == 1, **seven.limits)
+        tops, plays = find_tops(eight), all_plays(eight)
+        best = max(p.score for p in plays)
+        assert tops.score == best
+        assert {p.key for p in tops.plays} == {p.key for p in plays if p.score == best}
+        assert max(len(p.tiles) for p in plays) <= 7
+        for play in tops.plays:
+            assert _rescore(eight, play, french) == play.score
+
+
 def test_scorer_agrees_with_the_generator_on_every_move(reference, french):
     for _name, _number, position, _recorded in reference[7::40]:
         for play in all_plays(position):
@@ -154,7 +190,15 @@ def test_scorer_agrees_with_the_generator_on_every_move(reference, french):
 
 def _rescore(position: Position, play, lexicon) -> int:
     tiles = _word_tiles(position.board, play)
-    result = scoring.evaluate(position.board, lexicon, play.ref, tiles, position.rack)
+    result = scoring.evaluate(
+        position.board,
+        lexicon,
+        play.ref,
+        tiles,
+        position.rack,
+        played_max=position.played_max,
+        bingo_size=position.bingo_size,
+    )
     assert not isinstance(result, scoring.Illegal), result
     assert result.key == play.key
     return result.score
