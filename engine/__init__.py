@@ -7,5 +7,6 @@ several characters, ``[CH]``), ``lexicon`` (word graph), ``scoring`` (one
 move placed and scored), ``movegen`` (the top search), ``draw`` (bag and
 racks), ``choice`` (which tied top goes on the board), ``record`` (game
 records), ``grading`` (players' slips), ``ranking`` (results of games and
-tournaments).
+tournaments), ``variants`` (the original games: joker, explosive, seven among
+eight).
 """
