@@ -235,17 +235,6 @@ FRENCH = LetterSet.make(
     source="duplicate.md §1.1 (FISF)",
 )  # fmt: skip
 
-#: The French set's tables, for callers that play French only.
-ALL_LETTERS = FRENCH.all_letters
-#: ``VALUES[code]`` for codes 0..27 (0 and the blank are worth nothing).
-VALUES: tuple[int, ...] = FRENCH.values[: BLANK + 1]
-#: ``COUNTS[code]``: how many tiles of each kind the 102-tile bag holds.
-COUNTS: tuple[int, ...] = FRENCH.counts[: BLANK + 1]
-VOWELS = FRENCH.vowels
-#: Y and the blank may count as a vowel or a consonant (§1.1).
-FLEXIBLE = FRENCH.flexible
-CONSONANTS = FRENCH.consonants
-
 
 def code(ch: str, letters: LetterSet = FRENCH) -> int:
     """Code of a tile's upper-case name (``A``, ``CH``) or ``?``."""

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 
-from engine import alphabet
 from engine.alphabet import BLANK, BLANK_FLAG, LETTER_MASK, RACK_SIZE, LetterSet, letter_of, tile_value
 from engine.board import CENTER, LETTER_MULT, SIZE, WORD_MULT, Board, square_name
 from engine.lexicon import Lexicon
@@ -25,8 +24,6 @@ from engine.play import Play
 
 #: Placing every tile of a full rack ("scrabble", §2); 7 tiles of 8 in seven among eight.
 BINGO_BONUS = 50
-#: The French set holds two blanks (§1.1); ``word_placements`` enumerates no more than a set holds.
-MAX_BLANKS = alphabet.COUNTS[BLANK]
 
 
 class Reason(Enum):

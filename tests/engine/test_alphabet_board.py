@@ -5,20 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine import alphabet
-from engine.alphabet import (
-    ALL_LETTERS,
-    BLANK,
-    BLANK_FLAG,
-    CONSONANTS,
-    COUNTS,
-    FLEXIBLE,
-    VALUES,
-    VOWELS,
-    char,
-    code,
-    tile_value,
-)
+from engine.alphabet import BLANK, BLANK_FLAG, FRENCH, char, code, tile_value
 from engine.board import CELLS, CENTER, EMPTY, LETTER_MULT, SIZE, WORD_MULT, Board, square, square_name
+
+ALL_LETTERS = FRENCH.all_letters
+VALUES, COUNTS = FRENCH.values[: BLANK + 1], FRENCH.counts[: BLANK + 1]
+VOWELS, CONSONANTS, FLEXIBLE = FRENCH.vowels, FRENCH.consonants, FRENCH.flexible
 
 # §1.1, transcribed from the rules: letter -> (value, count).
 TILE_TABLE = {

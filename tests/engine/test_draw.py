@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import draw as draw_module
-from engine.alphabet import BLANK_FLAG, COUNTS, code
+from engine.alphabet import BLANK_FLAG, FRENCH, code
 from engine.draw import (
     MAX_NO_MOVE_RACKS,
     Bag,
@@ -66,7 +66,7 @@ class Recorder:
 def test_full_bag_holds_the_102_tiles_of_the_french_set():
     bag = Bag.full()
     assert len(bag) == 102
-    assert all(Counter(bag.tiles())[c] == COUNTS[c] for c in range(1, 28))
+    assert all(Counter(bag.tiles())[c] == FRENCH.counts[c] for c in range(1, 28))
     assert bag.tiles() == tuple(sorted(bag.tiles()))
 
 
