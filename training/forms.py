@@ -7,7 +7,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from lexicons.files import SHIPPED
 from lexicons.models import LexiconList
+from server.language import interface_language
 from server.writes import ServiceError
 from tournaments.forms import LexiconChoiceField, record_upload
 from training import access
@@ -69,6 +71,12 @@ class StartForm(TimingForm):
             ).text()
         lexicon = self.fields["lexicon"]
         lexicon.queryset = access.lexicons_for(user)
+        # The list shipped for the interface's language when there is one, else the French one.
+        shipped = [row for row in lexicon.queryset if row.path.startswith(SHIPPED)]
+        lang = interface_language()
+        lexicon.initial = next((row.pk for row in shipped if row.letters == lang), None) or next(
+            (row.pk for row in shipped if row.letters == "fr"), None
+        )
         lexicon.error_messages["invalid_choice"] = ServiceError("training_lexicon_closed").text()
 
     def clean_record(self):

@@ -29,3 +29,13 @@ def player_receipt(context, screen, oob=False) -> SafeString:
         screen, error=context.get("error"), sent=bool(context.get("sent")), oob=bool(oob)
     )
     return mark_safe(html)
+
+
+#: A word of each set's language for the slip field's example: typed as a player types it.
+EXAMPLE_WORDS = {"fr": "CALFEUTRE", "es": "CAMINOS", "ca": "CAMINAR", "en": "QUARTZ"}
+
+
+@register.filter
+def example_word(letters) -> str:
+    """The slip field's example word in the tournament's letter set (``screen.letters``)."""
+    return EXAMPLE_WORDS.get(getattr(letters, "code", "fr"), EXAMPLE_WORDS["fr"])
