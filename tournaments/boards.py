@@ -154,9 +154,10 @@ class Tile:
 
 
 def rack_tiles(rnd: Round, letters: LetterSet = FRENCH) -> list[Tile]:
-    """The rack as tiles, reliquat first, new tiles marked (for large display)."""
+    """The rack as tiles, reliquat first, new tiles marked (for large display); read as long as the
+    round's tiles are (eight in seven among eight)."""
     try:
-        rack = parse_rack(rnd.rack, letters)
+        rack = parse_rack(rnd.rack, letters, max(alphabet.RACK_SIZE, len(rnd.tiles or ())))
     except NotationError:
         return []
     kept = [_rack_tile(t, letters) for t in rack.reliquat]

@@ -16,6 +16,7 @@ register(
             "en": "Prepared game refused: {reason_en}",
         },
         "rack_typed_invalid": {"fr": "Tirage refusé : {reason_fr}", "en": "Rack refused: {reason_en}"},
+        "game_variant_unknown": {"fr": "Partie refusée : {reason_fr}", "en": "Game refused: {reason_en}"},
         "draw_waits_for_lead": {
             "fr": "Le coup {number} n'est pas encore tiré dans le centre principal : attendez son tirage.",
             "en": "Round {number} is not drawn in the lead centre yet: wait for its draw.",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.alphabet import LetterSet
 from engine.lettersets import letter_set
+from engine.variants import Variant
 
 #: The letter sets a tournament plays (``engine.lettersets``), each named in its own language.
 LETTER_SETS = [("fr", "Français"), ("es", "Español"), ("ca", "Català"), ("en", "English")]
@@ -35,6 +36,15 @@ JOIN_CODE_LENGTH = 8
 def new_join_code() -> str:
     """A player's short join code, typed where the link cannot be scanned (``live.codes``)."""
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+class GameVariant(models.TextChoices):
+    """``engine.variants.Variant``: the classic game or one of the original games (docs/rules/variants.md)."""
+
+    CLASSIC = Variant.CLASSIC.value, _("partie classique")
+    JOKER = Variant.JOKER.value, _("partie joker")
+    EXPLOSIVE = Variant.EXPLOSIVE.value, _("partie explosive")
+    SEVEN_OF_EIGHT = Variant.SEVEN_OF_EIGHT.value, _("7 sur 8")
 
 
 class Grading(models.TextChoices):
@@ -178,6 +188,11 @@ class Game(models.Model):
     seed = models.BigIntegerField()
     #: The prepared game's record (formats/game-record.md) when ``source`` is PREPARED.
     prepared = models.JSONField(null=True, blank=True)
+    #: The game's variant (``engine.variants``): its racks, tops, grading and free warnings follow it.
+    #: Chosen when the game starts; a prepared game's is its record's.
+    variant = models.CharField(
+        _("variante"), max_length=10, choices=GameVariant.choices, default=GameVariant.CLASSIC
+    )
     #: A centre of a live simultaneous (``tournaments.follow``) whose lead still plays: the record gets
     #: each rack as the lead draws it, and a round it does not hold yet waits for the lead instead of
     #: ending the game.
@@ -204,6 +219,11 @@ class Game(models.Model):
             "tournament": self.tournament,
             "number": self.number,
         }
+
+    @property
+    def engine_variant(self) -> Variant:
+        """The engine's value of this game's variant."""
+        return Variant.parse(self.variant)
 
 
 class Round(models.Model):
@@ -232,6 +252,9 @@ class Round(models.Model):
     rejection_reasons = models.JSONField(default=list, blank=True)
     #: Typed from a physical bag: a cancel waits for the next rack to be typed too.
     typed = models.BooleanField(default=False)
+    #: An explosive game's rack whose new blank was swapped at the draw (``engine.draw.explode``): the
+    #: letter it became, as written in racks (the arbiter of a physical bag swaps the tiles); else "".
+    exploded = models.CharField(max_length=8, blank=True)
     drawn_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -240,7 +263,11 @@ class Round(models.Model):
     top_score = models.IntegerField(null=True, blank=True)
     #: Every tied top, the proposed one first: [{"ref", "word", "tiles", "score"}].
     tops = models.JSONField(default=list)
-    #: The top placed on the board (one of ``tops``).
+    #: The top placed on the board (one of ``tops``).  In an original game it also keeps what placing
+    #: it did (``engine.variants.after_top``): ``"board"``, the ``[square, tile]`` that went on the
+    #: board (a joker game's blank swapped for its letter is that letter), and ``"reliquat"``, the
+    #: tiles left for the next rack (the blank come back included).  Without them (a classic game,
+    #: rows made before the variants): the top's own tiles, and the rack minus the tiles it used.
     placed = models.JSONField(null=True, blank=True)
     #: Bumped on every change players or the projector must see: polls compare it.
     version = models.PositiveIntegerField(default=1)

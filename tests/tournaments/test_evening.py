@@ -116,11 +116,11 @@ def test_a_cancelled_random_round_keeps_the_rejections_of_its_redraw(game, monke
 
     rnd = services.round_draw(game_id=game.pk, expected_number=1).round
 
-    def redraw(rack_tiles, bag, number, rng, has_move):
+    def redraw(rack_tiles, bag, number, rng, has_move=None, *, variant, search):
         bag.put_back(rack_tiles)
         new = tuple(sorted(bag.tiles())[:7])
         bag.take(new)
-        has_move(new)
+        search(new)
         return Draw(
             (),
             new,

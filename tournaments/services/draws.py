@@ -1,5 +1,7 @@
 """Each round's rack: drawn by the rules (§3.1), typed from a physical bag (``engine.typed``), or read
-from a prepared game (§5); a round cancelled and drawn again (§3.1.6)."""
+from a prepared game (§5); a round cancelled and drawn again (§3.1.6).  The game's variant
+(``engine.variants``) sets the rack's size, the joker games' blank in every rack and the explosive
+game's swap at the draw (``Round.exploded``)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from server.writes import ServiceError, writing
 from tournaments import selectors
 from tournaments.follow import follows_lead
 from tournaments.models import Game, Round
-from tournaments.plays import play_from_json
+from tournaments.plays import reliquat_after
 from tournaments.services.tops import queue_top, top_fields
 
 
@@ -61,9 +63,7 @@ def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOut
     attempts = game.rounds.filter(number=number).count()
     # After a rejection or a cancelled draw of this round, every tile went back: no reliquat.
     fresh = bool(game.pending_rejections) or attempts > 0
-    draw = _Draw(
-        game, number, attempts + 1, () if fresh else _reliquat(last, game.tournament.letter_set), fresh
-    )
+    draw = _Draw(game, number, attempts + 1, () if fresh or last is None else _reliquat(game, last), fresh)
     if game.source == Game.Source.PREPARED:
         return draw.prepared()
     if typed is not None or game.source == Game.Source.TYPED:
@@ -71,12 +71,10 @@ def _draw_locked(game: Game, expected_number: int, typed: str | None) -> DrawOut
     return draw.random()
 
 
-def _reliquat(last: Round | None, letters) -> tuple[int, ...]:
-    """The tiles the last round's top left on the rack (§3.1.2)."""
-    if last is None:
-        return ()
-    used = play_from_json(last.placed).rack_used if last.placed else ()
-    return engine_draw.remaining_after(last.tiles, used, letters)
+def _reliquat(game: Game, last: Round) -> tuple[int, ...]:
+    """The tiles the last round's top left on the rack (§3.1.2): a joker game's blank come back
+    included (kept with the top placed, ``plays.placed_json``)."""
+    return reliquat_after(last.tiles, last.placed, game.tournament.letter_set)
 
 
 class _Draw:
@@ -86,12 +84,15 @@ class _Draw:
         self.game, self.number, self.attempt = game, number, attempt
         self.reliquat, self.fresh = reliquat, fresh
         self.letters = game.tournament.letter_set
+        self.variant = game.engine_variant
         self.bag = engine_draw.Bag(game.bag, self.letters)
 
     def random(self) -> DrawOutcome:
         rng = random.Random(f"{self.game.seed}:{self.game.draws}")
         moves = _MoveCheck(self.game, self.number)
-        result = engine_draw.draw_rack(self.reliquat, self.bag, self.number, rng, moves)
+        result = engine_draw.draw_rack(
+            self.reliquat, self.bag, self.number, rng, variant=self.variant, search=moves.search
+        )
         if self.fresh and not result.end:
             result = dataclasses.replace(result, rejected=True)
         self.game.draws += 1
@@ -99,12 +100,15 @@ class _Draw:
 
     def typed(self, text: str) -> DrawOutcome:
         """A rack drawn from a physical bag: checked against the bag, the minimum (§3.1.4) and for a
-        legal move (§3.1.5); a rack that misses either is a rejection, recorded with its reason."""
+        legal move (§3.1.5); a rack that misses either is a rejection, recorded with its reason.  An
+        explosive game's rack is typed as drawn, blank included: its new blank may then be swapped
+        (``engine.draw.explode``), the screen naming the letter the arbiter takes from the bag."""
         moves = _MoveCheck(self.game, self.number)
         try:
             rack = read_typed_rack(
-                text, self.reliquat, self.bag, self.number, fresh=self.fresh, has_move=moves
-            )
+                text, self.reliquat, self.bag, self.number, fresh=self.fresh, has_move=moves,
+                variant=self.variant,
+            )  # fmt: skip
         except (NotationError, TypedRackError) as error:
             raise ServiceError.because("rack_typed_invalid", error.message) from None
         if rack.rejected or rack.rejection is not None:
@@ -113,6 +117,7 @@ class _Draw:
             return self._rejected(rack)
         self.bag.take(rack.new)
         draw = engine_draw.Draw(rack.reliquat, rack.new, rejected=rack.rejected, letters=self.letters)
+        draw = engine_draw.explode(draw, self.bag, self.number, moves.search, self.variant)
         return self.stands(draw, moves=moves, typed=True)
 
     def _rejected(self, rack) -> DrawOutcome:
@@ -133,7 +138,7 @@ class _Draw:
                 self.reliquat, end=engine_draw.EndReason.ALL_PLAYED, letters=self.letters
             )
             return self.stands(ended)
-        rack = parse_rack(rounds[self.number - 1]["rack"], self.letters)
+        rack = parse_rack(rounds[self.number - 1]["rack"], self.letters, self.variant.rack_size)
         reliquat = self.reliquat
         if rack.rejected:
             self.bag.put_back(reliquat)
@@ -168,31 +173,39 @@ class _Draw:
             rejections=[p["rack"] for p in pending] + [rack_text(r, self.letters) for r in result.rejections],
             rejection_reasons=[p["reason"] for p in pending] + [r.value for r in result.rejection_reasons],
             typed=typed,
+            exploded="" if result.exploded is None else rack_text((result.exploded,), self.letters),
             **(moves.top_fields(game, result.tiles) if moves else {}),
         )
         return DrawOutcome(new)
 
 
 class _MoveCheck:
-    """§3.1.5: a rack stands only if a move exists with it.  The check is the top search itself, so
-    the search's result for the rack that stands is handed to the round (``top_fields``) instead of
-    being searched again."""
+    """§3.1.5: a rack stands only if a move exists with it.  The check is the top search itself (in
+    the game's variant), so the search's result for the rack that stands is handed to the round
+    (``top_fields``) instead of being searched again; the explosive game's swap reads it too."""
 
     def __init__(self, game: Game, number: int):
         self.lexicon = engine_lexicon(game.tournament.lexicon)
         self.board = Board(game.board)
         self.first = number == 1
+        self.limits = game.engine_variant.limits
         self.found: dict[tuple[int, ...], Tops] = {}
 
-    def __call__(self, tiles) -> bool:
+    def search(self, tiles) -> Tops:
+        """The tops of the rack ``tiles`` on the round's board, searched once per rack."""
         tiles = tuple(tiles)
-        found = find_tops(Position(self.board, tiles, self.lexicon, first_move=self.first))
-        self.found[tiles] = found
-        return bool(found.plays)
+        if tiles not in self.found:
+            position = Position(self.board, tiles, self.lexicon, first_move=self.first, **self.limits)
+            self.found[tiles] = find_tops(position)
+        return self.found[tiles]
+
+    def __call__(self, tiles) -> bool:
+        return bool(self.search(tiles).plays)
 
     def top_fields(self, game: Game, tiles) -> dict:
-        """The round's top fields for the rack that stood, as ``round_compute_top`` stores them."""
-        return top_fields(game, tuple(tiles), self.found[tuple(tiles)])
+        """The round's top fields for the rack that stood, as ``round_compute_top`` stores them (an
+        explosive rack's, swapped after its search, is searched here)."""
+        return top_fields(game, tuple(tiles), self.search(tiles))
 
 
 def round_cancel(*, round_id: int) -> DrawOutcome:
@@ -226,7 +239,9 @@ def _cancel_locked(round_id: int) -> DrawOutcome:
         draw = _Draw(game, rnd.number, rnd.attempt + 1, (), fresh=True)
         moves = _MoveCheck(game, rnd.number)
         rng = random.Random(f"{game.seed}:{game.draws}")
-        result = engine_draw.cancel_round(tuple(rnd.tiles), draw.bag, rnd.number, rng, moves)
+        result = engine_draw.cancel_round(
+            tuple(rnd.tiles), draw.bag, rnd.number, rng, variant=draw.variant, search=moves.search
+        )
         game.draws += 1
         return draw.stands(result, moves=moves)
 
@@ -234,7 +249,7 @@ def _cancel_locked(round_id: int) -> DrawOutcome:
 def _redeal(game: Game, rnd: Round) -> DrawOutcome:
     """A prepared game's round cancelled: its new tiles go back and the record's same rack is drawn
     again, the reliquat kept as written, so the announcement is the record's (§3.3.1, §5)."""
-    kept = parse_rack(rnd.rack, game.tournament.letter_set).reliquat
+    kept = parse_rack(rnd.rack, game.tournament.letter_set, game.engine_variant.rack_size).reliquat
     drawn = list(rnd.tiles)
     for tile in kept:
         drawn.remove(tile)

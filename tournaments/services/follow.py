@@ -9,6 +9,7 @@ from django.db.models import F
 
 from engine import record as engine_record
 from engine.notation import parse_rack
+from engine.variants import Variant
 from server.writes import writing
 from tournaments import selectors
 from tournaments.follow import follows_lead, lead_entry
@@ -22,13 +23,19 @@ _OVER = (Round.Status.CLOSED, Round.Status.PLACED)
 
 def game_follow(*, tournament: Tournament, lead_id: int) -> Game:
     """A centre's game following the lead centre's game ``lead_id``: every rack the lead has drawn so
-    far reaches it at once (a centre that joins late plays the rounds in order)."""
+    far reaches it at once (a centre that joins late plays the rounds in order), in the lead's
+    variant (as a prepared game plays its record's)."""
+    variant = Game.objects.filter(pk=lead_id).values_list("variant", flat=True).get()
     record = {"format": engine_record.FORMAT, "lexicon": tournament.lexicon.name, "rounds": []}
-    if tournament.letters != "fr":
+    if tournament.letters != "fr" or variant != Variant.CLASSIC.value:
         record |= {"format": engine_record.FORMAT_2, "letters": tournament.letters}
+    if variant != Variant.CLASSIC.value:
+        record["variant"] = variant
     record["follows_lead"] = True
     with writing():
-        game = _new_game(tournament, source=Game.Source.PREPARED, seed=0, prepared=record, growing=True)
+        game = _new_game(
+            tournament, source=Game.Source.PREPARED, seed=0, prepared=record, growing=True, variant=variant
+        )
         return game_follow_lead(game_id=game.pk, lead_id=lead_id)
 
 
@@ -90,7 +97,9 @@ def _same_rack(mine: Round, lead_rounds: list[dict]) -> bool:
     """The centre's round holds the rack the lead's round of that number holds now."""
     if mine.number > len(lead_rounds):
         return False
-    theirs = parse_rack(lead_rounds[mine.number - 1]["rack"], mine.game.tournament.letter_set).tiles
+    game = mine.game
+    rack = lead_rounds[mine.number - 1]["rack"]
+    theirs = parse_rack(rack, game.tournament.letter_set, game.engine_variant.rack_size).tiles
     return sorted(theirs) == sorted(mine.tiles)
 
 

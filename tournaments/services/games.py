@@ -9,10 +9,12 @@ import secrets
 from engine import draw as engine_draw
 from engine import record as engine_record
 from engine.board import Board
+from engine.variants import AfterTop, UnknownVariant, Variant
 from lexicons.loaded import engine_lexicon
 from server.writes import ServiceError, writing
 from tournaments import selectors
 from tournaments.models import Game, Round, Submission, Tournament
+from tournaments.plays import reliquat_after
 from tournaments.selectors import ENDED_BY_ARBITER
 
 
@@ -22,12 +24,19 @@ def game_start(
     prepared: bytes | str | dict | None = None,
     seed: int | None = None,
     typed: bool = False,
+    variant: str | Variant = Variant.CLASSIC,
 ) -> Game:
     """A new game: random racks by the rules, racks the arbiter types from a physical bag
     (``typed``), or a prepared game's racks replayed (§5).  A prepared game is read within the
     limits of ``engine.record`` (size, nesting, rounds, texts a database holds: a NUL or half of a
     UTF-16 pair is refused, not cleaned) and replayed before the room's write lock is taken; one that
-    does not replay is refused with the round and the reason."""
+    does not replay is refused with the round and the reason.  ``variant``: the game's
+    (``engine.variants``, by value or code); a prepared game plays its record's, whatever is asked
+    (the record's racks and tops were made by it)."""
+    try:
+        variant = variant if isinstance(variant, Variant) else Variant.parse(variant)
+    except UnknownVariant as error:
+        raise ServiceError.because("game_variant_unknown", error.message) from None
     record = None
     if prepared is not None:
         try:
@@ -36,7 +45,7 @@ def game_start(
         except engine_record.RecordError as error:
             raise ServiceError.because("game_prepared_invalid", error.message) from None
     if record:
-        source = Game.Source.PREPARED
+        source, variant = Game.Source.PREPARED, record.variant
     else:
         source = Game.Source.TYPED if typed else Game.Source.RANDOM
     return _new_game(
@@ -44,6 +53,7 @@ def game_start(
         source=source,
         seed=seed if seed is not None else secrets.randbelow(2**62),
         prepared=engine_record.to_dict(record) if record else None,
+        variant=variant.value,
     )
 
 
@@ -55,14 +65,18 @@ def _new_game(tournament: Tournament, **fields) -> Game:
         return Game.objects.create(tournament=tournament, number=number, bag=bag, board=board, **fields)
 
 
-def game_end_if_over(game: Game, last: Round) -> bool:
+def game_end_if_over(game: Game, last: Round, after: AfterTop | None = None) -> bool:
     """§3.2 after a top is placed: the game is over when the unplayed tiles (bag + reliquat) can no
-    longer make a rack, or a prepared game has no round left.  The game then says so at once: no
-    "draw the next round" remains.  Called inside the placing transaction."""
+    longer make a rack in the game's variant, or a prepared game has no round left.  The game then
+    says so at once: no "draw the next round" remains.  ``after``: what placing the top did
+    (``engine.variants.after_top``), else read from the round.  Called inside the placing
+    transaction."""
     letters = game.tournament.letter_set
-    used = last.placed["tiles"] if last.placed else []
-    reliquat = engine_draw.remaining_after(last.tiles, [tile for _sq, tile in used], letters)
-    reason = engine_draw.game_over(tuple(game.bag) + reliquat, letters)
+    if after is not None:
+        unplayed = after.unplayed
+    else:
+        unplayed = tuple(game.bag) + reliquat_after(last.tiles, last.placed, letters)
+    reason = engine_draw.game_over(unplayed, letters, game.engine_variant)
     played_all = game.source == Game.Source.PREPARED and last.number >= len(game.prepared["rounds"])
     if reason is None and played_all and not game.growing:
         reason = engine_draw.EndReason.ALL_PLAYED

@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.board import Board
-from engine.scoring import apply
+from engine.variants import after_top
 from server import arrival
 from server.writes import BROKER_DOWN, ServiceError, task, writing
 from tournaments.follow import follows_lead, record_move, waits_for_lead
 from tournaments.models import Game, Round
-from tournaments.plays import play_from_json
+from tournaments.plays import placed_json, play_from_json
 from tournaments.services.games import game_end_if_over
 from tournaments.services.grading import grade_all
 
@@ -96,7 +96,9 @@ def round_close(*, round_id: int, now=None) -> Round:
 def round_place_top(*, round_id: int, index: int = 0) -> Round:
     """Place one of the tied tops on the board (the proposed one by default, §3.3.5); a centre of a
     live simultaneous places the lead centre's choice, once the lead has placed it, and a prepared
-    game its record's move (§5)."""
+    game its record's move (§5).  In the game's variant (``engine.variants.after_top``): a joker
+    game's blank played as a letter still in the bag is swapped for it, the letter on the board, the
+    blank back in the next rack; an original game's round keeps both (``plays.placed_json``)."""
     with writing():
         rnd = Round.objects.select_for_update().select_related("game").get(pk=round_id)
         if rnd.status == Round.Status.PLACED:
@@ -116,15 +118,17 @@ def round_place_top(*, round_id: int, index: int = 0) -> Round:
             # §5: a prepared game places its record's move; another tied top would leave another
             # reliquat, and the record's next rack could no longer be drawn.
             raise ServiceError("place_records_move")
+        variant = game.engine_variant
+        after = after_top(variant, rnd.tiles, play_from_json(rnd.tops[index]), game.bag)
         board = Board(game.board)
-        apply(board, play_from_json(rnd.tops[index]))
-        game.board = board.cells
-        game.save(update_fields=["board"])
-        rnd.placed = rnd.tops[index]
+        board.place(after.tiles)
+        game.board, game.bag = board.cells, list(after.bag)
+        game.save(update_fields=["board", "bag"])
+        rnd.placed = placed_json(rnd.tops[index], after if variant.original else None)
         rnd.status = Round.Status.PLACED
         rnd.version += 1
         rnd.save(update_fields=["placed", "status", "version"])
-        game_end_if_over(game, rnd)
+        game_end_if_over(game, rnd, after)
     return rnd
 
 

@@ -21,7 +21,7 @@ from server.writes import BROKER_DOWN, task
 from tournaments import selectors
 from tournaments.follow import lead_entry
 from tournaments.models import Game, Round
-from tournaments.plays import play_json
+from tournaments.plays import board_tiles, play_json
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +90,10 @@ def round_compute_top(*, round_id: int) -> Round:
 
 def top_fields(game: Game, tiles: tuple[int, ...], found: Tops) -> dict:
     """What a round stores of its top search: every tied top, the one proposed first (§3.3.5, which
-    reads the bag after the draw), and the top's score."""
-    order = ranked(found.plays, tiles, tuple(game.bag))
+    reads the bag after the draw and, in a joker game, the blank a top would bring back), and the
+    top's score."""
+    letters, variant = game.tournament.letter_set, game.engine_variant
+    order = ranked(found.plays, tiles, tuple(game.bag), letters, variant)
     return {
         "tops": [play_json(p) for p in order],
         "top_score": found.score,
@@ -109,7 +111,10 @@ def _prepared_first(game: Game, position: Position, number: int, order: list[dic
         return order
     typed = parse_word(written["word"], game.tournament.letter_set)
     tiles = [c | BLANK_FLAG if low else c for c, low in zip(typed.letters, typed.lower, strict=True)]
-    play = evaluate(position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack)
+    play = evaluate(
+        position.board, position.lexicon, parse_ref(written["ref"]), tiles, position.rack,
+        played_max=position.played_max, bingo_size=position.bingo_size,
+    )  # fmt: skip
     if isinstance(play, Illegal):
         return order
     same = next(
@@ -122,9 +127,11 @@ def _prepared_first(game: Game, position: Position, number: int, order: list[dic
 
 def position_of(game: Game, rnd: Round) -> Position:
     """The board the round was played on: a slip corrected after its top (or later tops) went on the
-    board is graded on the board the players saw."""
+    board is graded on the board the players saw; the game's variant sets how many tiles a move
+    may place and which earn the bonus (``Variant.limits``)."""
     lexicon = engine_lexicon(game.tournament.lexicon)
-    return Position(_board_before(game, rnd), tuple(rnd.tiles), lexicon, first_move=rnd.number == 1)
+    board, tiles, limits = _board_before(game, rnd), tuple(rnd.tiles), game.engine_variant.limits
+    return Position(board, tiles, lexicon, first_move=rnd.number == 1, **limits)
 
 
 def _board_before(game: Game, rnd: Round) -> Board:
@@ -136,6 +143,6 @@ def _board_before(game: Game, rnd: Round) -> Board:
         "placed", flat=True
     )
     for placed in later:
-        for sq, _tile in placed["tiles"]:
+        for sq, _tile in board_tiles(placed):
             cells[sq] = 0
     return Board(cells)
