@@ -200,7 +200,7 @@ def _standing(registrations, centres: dict, sent: dict, lang: str, live: bool = 
             ]
             theirs = standings.scores_of(rounds)
             scores = GameScores(theirs.tops, {(centre.pk, k): s for k, s in theirs.scores.items()})
-            rules = standings.rules_of(centre.tournament)
+            rules = standings.rules_of(centre.tournament, centre.game)
             ended, lead = centre.game.status != Game.Status.PLAYING, centre.lead
         elif registration.mode == Registration.Mode.OFFLINE and results is not None:
             people = [

@@ -30,12 +30,25 @@ T = TypeVar("T")
 RANKING_SECONDS = 600
 
 
-def rules_of(tournament: Tournament) -> Rules:
-    """The tournament's result settings as the ranking module takes them (§3.4, §3.5, §4)."""
+def warning_threshold(tournament: Tournament, game: Game) -> int:
+    """The warnings free before ``game``'s end-of-game penalty (§3.4).  A classic game: the
+    tournament's setting as it is (3 by default, 5 in blitz, or the club's own).  An original game:
+    the higher of that setting and the variant's (``Variant.free_warnings``, 5), so it has the five
+    the rules give it in a tournament set to 3, and a tournament set higher keeps its setting."""
+    variant = game.engine_variant
+    if not variant.original:
+        return tournament.warning_threshold
+    return max(tournament.warning_threshold, variant.free_warnings)
+
+
+def rules_of(tournament: Tournament, game: Game | None = None) -> Rules:
+    """The tournament's result settings as the ranking module takes them (§3.4, §3.5, §4); with
+    ``game``, that game's warning threshold (``warning_threshold``)."""
+    threshold = tournament.warning_threshold if game is None else warning_threshold(tournament, game)
     return Rules(
         solo_value=tournament.solo_value,
         solo_min_players=tournament.solo_min_players,
-        warning_threshold=tournament.warning_threshold,
+        warning_threshold=threshold,
         warning_penalty=tournament.warning_penalty,
         base=engine_ranking.Base(tournament.percent_base),
         tie_break=engine_ranking.TieBreak(tournament.tie_break),
@@ -79,7 +92,7 @@ def scores_of(rounds: list[Round]) -> GameScores:
 def game_ranking(game: Game) -> GameRanking:
     rounds = counted_rounds([game])[game.pk]
     tournament = game.tournament
-    return engine_ranking.rank_game(entrants(tournament.pk), scores_of(rounds), rules_of(tournament))
+    return engine_ranking.rank_game(entrants(tournament.pk), scores_of(rounds), rules_of(tournament, game))
 
 
 def ranked_games(tournament: Tournament) -> list[Game]:
@@ -94,7 +107,31 @@ def tournament_ranking(tournament: Tournament, games: list[Game] | None = None) 
     games = ranked_games(tournament) if games is None else games
     rounds = counted_rounds(games)
     played = [scores_of(rounds[g.pk]) for g in games]
-    return engine_ranking.rank_tournament(entrants(tournament.pk), played, rules_of(tournament))
+    return _rank_tournament(
+        entrants(tournament.pk), played, rules_of(tournament), [rules_of(tournament, g) for g in games]
+    )
+
+
+def _rank_tournament(
+    people: list[Entrant], played: list[GameScores], rules: Rules, game_rules: list[Rules]
+) -> TournamentRanking:
+    """``engine.ranking.rank_tournament`` with each game ranked by its own rules: a tournament of
+    classic and original games has two warning thresholds (``warning_threshold``), and the engine's
+    takes one ``Rules`` for every game.  The same steps as the engine's when the games differ: each
+    game ranked alone, then the games added up by the tournament's rules (its private helpers, the
+    one place outside the engine that calls them)."""
+    if all(each == rules for each in game_rules):
+        return engine_ranking.rank_tournament(people, played, rules)
+    rankings = tuple(
+        engine_ranking.rank_game(people, game, each) for game, each in zip(played, game_rules, strict=True)
+    )
+    by_key = [{line.entrant.key: line for line in ranking.lines} for ranking in rankings]
+    lines = [
+        engine_ranking._tournament_line(who, tuple(game[who.key] for game in by_key), rules) for who in people
+    ]
+    ranked = tuple(engine_ranking._ranked(lines, lambda line: engine_ranking._tournament_key(line, rules)))
+    top = sum(ranking.top for ranking in rankings)
+    return TournamentRanking(rules=rules, top=top, games=rankings, lines=ranked)
 
 
 #: Rankings this process computed or fetched, by their key (which names their content): the room's
@@ -110,6 +147,8 @@ def tournament_ranking_shared(tournament: Tournament, changes: str | None = None
     most ``settings.POLL_MEMO_SECONDS`` ago (``server.memo``)."""
     if changes is None:
         changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
+    # Each game's own rules follow from the tournament's and its variant, fixed when it starts: the
+    # games themselves are in ``changes``.
     rules = repr(rules_of(tournament)).encode()
     digest = hashlib.sha1(rules + changes.encode()).hexdigest()
     key = f"ranking:{tournament.pk}:{digest}"
@@ -200,7 +239,7 @@ def game_rows_shared(game: Game) -> Ranking:
     if mark is None:
         return game_rows(game_ranking(game))
     changes = _results_keys.get(tournament.pk, lambda: results_key(tournament.pk))
-    names = (game.pk, changes, mark, repr(rules_of(tournament)), interface_language())
+    names = (game.pk, changes, mark, repr(rules_of(tournament, game)), interface_language())
     # Shared by the server's processes: the arbiter's screen and the projector ask at the same
     # change, each in whichever process takes it, and ranking a hall is dear.
     key = f"game-rows:{game.pk}:{hashlib.sha1(repr(names).encode()).hexdigest()}"
