@@ -9,7 +9,12 @@ from engine import alphabet
 from engine.alphabet import FRENCH, LetterSet
 from engine.draw import Rejection
 from engine.notation import parse_rack
+from engine.variants import Variant
 from tournaments.models import Round
+from tournaments.plays import reliquat_after
+
+#: The most tiles a rack said aloud holds: eight in seven among eight (a stored rack is read whole).
+LONGEST_RACK = max(variant.rack_size for variant in Variant)
 
 #: The country table the French arbiter spells tiles with (§3.3.1).
 COUNTRIES = {
@@ -116,7 +121,7 @@ def _sentence(text: str) -> str:
 
 def rack_sentences(rack: str, letters: LetterSet = FRENCH) -> list[str]:
     """One rack as written on records (``AEI+BLRN``, ``-BONSOIR``)."""
-    parsed = parse_rack(rack, letters)
+    parsed = parse_rack(rack, letters, LONGEST_RACK)
     return _spoken_rack(parsed.reliquat, parsed.new, letters)
 
 
@@ -144,7 +149,7 @@ def announcement(
     voice = voice_of(letters)
     sentences = [voice.round.format(n=number)]
     for index, rejected in enumerate(rejections):
-        written = parse_rack(rejected, letters)
+        written = parse_rack(rejected, letters, LONGEST_RACK)
         tiles = written.tiles
         kept = len(written.reliquat) or (reliquat if index == 0 else 0)
         sentences.extend(_spoken_rack(tiles[:kept], tiles[kept:], letters))
@@ -171,6 +176,7 @@ def round_announcement(rnd: Round) -> list[str]:
         )
         last = previous.only("tiles", "placed").first()
         if last is not None and last.placed:
-            reliquat = len(last.tiles) - len(last.placed["tiles"])
+            # A joker game's blank come back is kept with the other tiles (``Round.placed``).
+            reliquat = len(reliquat_after(last.tiles, last.placed, rnd.game.tournament.letter_set))
     letters = rnd.game.tournament.letter_set
     return announcement(rnd.number, rnd.rack, rnd.rejections, reliquat, rnd.rejection_reasons, letters)

@@ -8,7 +8,7 @@ from itertools import zip_longest
 
 from django.utils import timezone
 
-from engine.draw import Rejection, remaining_after
+from engine.draw import Rejection
 from engine.notation import rack_text
 from engine.ranking import Row
 from live import room, tried
@@ -20,6 +20,7 @@ from tournaments import standings
 from tournaments.boards import Cell, Tile, board_cells, rack_tiles, round_top
 from tournaments.follow import follows_lead, lead_entry, record_move, waits_for_lead
 from tournaments.models import COUNTED, Game, Player, Round, Submission
+from tournaments.plays import reliquat_after
 from tournaments.selectors import (
     clock,
     current_round,
@@ -108,7 +109,8 @@ class GameScreen(_RoundShown):
     rejections: list[tuple[str, str]] = field(default_factory=list)
     #: Typed racks rejected for the next round, waiting for the rack that stands: (rack, reason).
     pending: list[tuple[str, str]] = field(default_factory=list)
-    #: The next rack is seven new letters (after a rejection or a cancelled draw of this round).
+    #: The next rack is seven new letters, eight in seven among eight (after a rejection or a
+    #: cancelled draw of this round).
     fresh: bool = False
     #: The next rack is typed from a physical bag (the game's choice, or a typed draw cancelled).
     typed_draw: bool = False
@@ -116,6 +118,8 @@ class GameScreen(_RoundShown):
     reliquat: str = ""
     #: The tournament's tiles of several letters, as typed in brackets ("[CH], [LL], [RR]"); "" in French.
     multi_letter: str = ""
+    #: Tiles a rack holds in the game's variant: 8 in seven among eight (the typed rack's hints).
+    rack_size: int = 7
     #: No slip handed in yet: the game can be deleted (else abandoned).
     deletable: bool = False
     #: A centre of a live simultaneous (``tournaments.follow``): the lead draws, cancels and chooses.
@@ -265,12 +269,13 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
     kept = ()
     letters = game.tournament.letter_set
     if rnd is not None and not fresh:
-        kept = remaining_after(rnd.tiles, [tile for _sq, tile in rnd.placed["tiles"]], letters)
+        kept = reliquat_after(rnd.tiles, rnd.placed, letters)
     return {
         "fresh": fresh,
         "typed_draw": typed,
         "reliquat": rack_text(kept, letters),
         "multi_letter": ", ".join(f"[{name}]" for name in long_tiles(letters)),
+        "rack_size": game.engine_variant.rack_size,
     }
 
 

@@ -19,7 +19,7 @@ from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments.models import INTERFACE_LANGUAGES, LETTER_SETS, MAX_TABLE, Player, Tournament
+from tournaments.models import INTERFACE_LANGUAGES, LETTER_SETS, MAX_TABLE, GameVariant, Player, Tournament
 from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -291,6 +291,39 @@ class GameStartForm(forms.Form):
     source = forms.ChoiceField(
         label=_("tirages"), choices=SOURCES, initial="random", widget=forms.RadioSelect, required=False
     )
+    #: Each variant (``engine.variants``) named with what it changes, as the arbiter chooses it.
+    VARIANTS = [
+        (GameVariant.CLASSIC, _("classique : les règles habituelles")),
+        (
+            GameVariant.JOKER,
+            _(
+                "joker : un joker dans chaque tirage tant qu'il en reste ; joué au top, il est remplacé "
+                "par sa lettre prise dans le sac et revient au tirage suivant"
+            ),
+        ),
+        (
+            GameVariant.EXPLOSIVE,
+            _(
+                "explosive : un joker dans chaque tirage ; au tirage, un joker nouveau devient la lettre "
+                "qu'il prend dans le meilleur coup, quand elle est dans le sac"
+            ),
+        ),
+        (
+            GameVariant.SEVEN_OF_EIGHT,
+            _("7 sur 8 : huit lettres par tirage, sept au plus posées ; le scrabble se fait en sept"),
+        ),
+    ]
+    variant = forms.ChoiceField(
+        label=_("variante"),
+        choices=VARIANTS,
+        initial=GameVariant.CLASSIC,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_(
+            "Partie originale : au moins cinq avertissements tolérés avant la pénalité. Une partie "
+            "préparée se joue dans la variante de son enregistrement."
+        ),
+    )
     prepared = forms.FileField(
         label=_("partie préparée (facultatif)"),
         required=False,
@@ -301,6 +334,10 @@ class GameStartForm(forms.Form):
 
     def typed(self) -> bool:
         return self.cleaned_data.get("source") == "typed"
+
+    def chosen_variant(self) -> str:
+        """The variant chosen (the classic game when none is)."""
+        return self.cleaned_data.get("variant") or GameVariant.CLASSIC
 
     def clean_prepared(self):
         return record_upload(self.cleaned_data.get("prepared"), "game_prepared_invalid")

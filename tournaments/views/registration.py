@@ -162,7 +162,10 @@ def game_start(request, pk: int):
     if form.is_valid():
         try:
             game = services.game_start(
-                tournament=tournament, prepared=form.cleaned_data["prepared"], typed=form.typed()
+                tournament=tournament,
+                prepared=form.cleaned_data["prepared"],
+                typed=form.typed(),
+                variant=form.chosen_variant(),
             )
         except ServiceError as error:
             form.add_error("prepared", error.text())
