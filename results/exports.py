@@ -40,8 +40,9 @@ def placed_rounds(game: Game) -> list[Round]:
 
 
 def game_record(game: Game) -> dict:
-    """The game as a ``duplicate-game/1`` record (formats/game-record.md): what another centre loads as
-    a prepared game (§5) and what ``python -m engine replay`` checks."""
+    """The game as a ``duplicate-game/1`` record (formats/game-record.md), ``/2`` with its letter set
+    or variant when not French or classic: what another centre loads as a prepared game (§5) and what
+    ``python -m engine replay`` checks."""
     return engine_record.to_dict(_record(game, placed_rounds(game)))
 
 
@@ -67,21 +68,22 @@ def _record(game: Game, rounds: list[Round]) -> engine_record.GameRecord:
     tournament = game.tournament
     return engine_record.from_plays(
         tournament.lexicon.name,
-        [_written_rack(r.rack, tournament.letter_set) for r in rounds],
+        [_written_rack(r.rack, tournament.letter_set, game.engine_variant.rack_size) for r in rounds],
         [play_from_json(r.placed) for r in rounds],
         tied=[len(r.tops) for r in rounds],
         title=f"{tournament.name} — partie {game.number}",
         date=tournament.date.isoformat(),
         seed=disclosure.seed_shown(game),
         letters=tournament.letter_set,
+        variant=game.engine_variant,
     )
 
 
-def _written_rack(text: str, letters) -> RackText:
+def _written_rack(text: str, letters, most: int) -> RackText:
     """The round's rack in the record's notation.  The services write ``AEI+BLRN`` and, after a
     rejection or a cancellation, ``-BBNOORS``, as the format does; when the bag is empty and nothing
     is drawn they write ``CEJP+``, which the format writes ``CEJP`` (as the reference games do)."""
-    rack = parse_rack(text, letters)
+    rack = parse_rack(text, letters, most)
     if rack.reliquat and not rack.new:
         return RackText((), rack.reliquat, letter_set=letters)
     return rack
@@ -248,7 +250,7 @@ def results_export(game: Game) -> bytes:
         "tournament": tournament.name,
         "date": tournament.date.isoformat(),
         "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256},
-        "settings": _settings(tournament),
+        "settings": _settings(game),
         "game": engine_record.to_dict(_record(game, rounds)),
         "players": _players_scores(game, rounds),
     }
@@ -269,8 +271,13 @@ SETTINGS = (
 )
 
 
-def _settings(tournament) -> dict:
-    return {name: getattr(tournament, name) for name in SETTINGS}
+def _settings(game: Game) -> dict:
+    """The settings the merged ranking takes, the warning threshold the game's own (an original
+    game's, ``standings.warning_threshold``)."""
+    tournament = game.tournament
+    settings = {name: getattr(tournament, name) for name in SETTINGS}
+    settings["warning_threshold"] = standings.warning_threshold(tournament, game)
+    return settings
 
 
 def results_file(game: Game) -> tuple[str, str, bytes]:

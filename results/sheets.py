@@ -72,9 +72,12 @@ def evening_papers(tournament: Tournament) -> tuple[RankingSheet, list[GamePaper
 # -- headers -------------------------------------------------------------------------------------
 
 
-def header(tournament: Tournament, title: str, times: tuple[RoundTimes, ...] = ()) -> SheetHeader:
+def header(
+    tournament: Tournament, title: str, times: tuple[RoundTimes, ...] = (), variant: str = ""
+) -> SheetHeader:
     """Every setting the results depend on, printed at the top of every sheet (§3.4, §4, §6);
-    ``times``: the time per round its rounds were played at (``round_times``)."""
+    ``times``: the time per round its rounds were played at (``round_times``); ``variant``: an
+    original game's name (a game's sheets)."""
     return SheetHeader(
         tournament=tournament.name,
         game=title,
@@ -90,11 +93,15 @@ def header(tournament: Tournament, title: str, times: tuple[RoundTimes, ...] = (
         generated_at=timezone.localtime(),
         lang=tournament.sheet_language,
         round_times=times,
+        variant=variant,
     )
 
 
 def _game_header(game: Game) -> SheetHeader:
-    return header(game.tournament, _game_title(game), round_times([game]))
+    """A game's sheets' header, naming its variant when it is an original game (in the sheet's
+    language: ``build`` runs under it)."""
+    variant = str(game.get_variant_display()).capitalize() if game.engine_variant.original else ""
+    return header(game.tournament, _game_title(game), round_times([game]), variant)
 
 
 def round_times(games: list[Game], numbered: bool = False) -> tuple[RoundTimes, ...]:

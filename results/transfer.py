@@ -29,8 +29,10 @@ from lexicons.services import lexicons_of
 from results.transfer_reading import (
     CHANGE_FIELDS,
     FORMAT,
+    GAME_BESIDE,
     GAME_FIELDS,
     PLAYER_FIELDS,
+    ROUND_BESIDE,
     ROUND_FIELDS,
     SLIP_FIELDS,
     TOURNAMENT_FIELDS,
@@ -79,7 +81,7 @@ def tournament_document(tournament: Tournament) -> dict:
         }
         changes_of.setdefault(change.round_id, []).append({**row, **_row(change, CHANGE_FIELDS)})
     for rnd in rounds:
-        row = _row(rnd, ROUND_FIELDS)
+        row = _row(rnd, ROUND_FIELDS) | _beside(rnd, ROUND_BESIDE)
         row.update(slips=slips_of.get(rnd.pk, []), changes=changes_of.get(rnd.pk, []))
         row["tried"] = claims.get(rnd.pk, [])
         rounds_of.setdefault(rnd.game_id, []).append(row)
@@ -91,10 +93,20 @@ def tournament_document(tournament: Tournament) -> dict:
         "lexicon": {"name": tournament.lexicon.name, "sha256": tournament.lexicon.sha256, **named},
         "players": [{"id": p.pk, **_row(p, PLAYER_FIELDS)} for p in players],
         "games": [
-            {**disclosure.game_as_it_leaves(g, _row(g, GAME_FIELDS)), "rounds": rounds_of.get(g.pk, [])}
+            {
+                **disclosure.game_as_it_leaves(g, _row(g, GAME_FIELDS) | _beside(g, GAME_BESIDE)),
+                "rounds": rounds_of.get(g.pk, []),
+            }
             for g in games
         ],
     }
+
+
+def _beside(obj, names: tuple) -> dict:
+    """The columns written only when set (``transfer_reading.GAME_BESIDE``): a classic game's file
+    is as before the variants, and older installations read it."""
+    field = obj._meta.get_field
+    return {name: getattr(obj, name) for name in names if getattr(obj, name) != field(name).get_default()}
 
 
 def tournament_export(tournament: Tournament) -> bytes:

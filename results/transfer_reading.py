@@ -5,7 +5,9 @@ column's length, numbers in the column's range, settings among their choices, ti
 ids of the file only references inside it (never an id of this installation), each given once.
 A refusal is a ``TransferRefused`` listing the first problems found.  Files of the formats before are
 read too: ``/2``, without the slips tried during an outage, and ``/1``, without the players' join
-codes either (its players get new codes)."""
+codes either (its players get new codes).  A game of an original variant names it beside its
+columns (``variant``), as a tournament of another letter set than French names it; a file without
+it holds classic games."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from engine.lettersets import SETS, letter_set
 from engine.messages import Message, languages
 from engine.notation import parse_rack, parse_ref
 from engine.texts import forbidden_char, quoted
+from engine.variants import UnknownVariant, Variant
 from live.codes import code_ok
 from live.tried import PER_ROUND
 from results.transfer_checker import Checker, Full
@@ -55,6 +58,8 @@ MAX_DRAWS = 500
 MAX_ATTEMPT = 99
 #: Corrections logged in one round, all players together.
 MAX_CHANGES = 10_000
+#: The most tiles a round's rack holds: eight in seven among eight.
+LONGEST_RACK = max(variant.rack_size for variant in Variant)
 #: No move scores more (``reading.MAX_ROUND_SCORE``).
 MAX_ROUND_SCORE = 25_000
 
@@ -83,6 +88,10 @@ SLIP_FIELDS = (
     "reason", "message", "message_en", "graded_at",
 )  # fmt: skip
 CHANGE_FIELDS = ("changed_at", "before", "after")
+#: Written beside a game's columns only when set: an original game's variant (a classic game's file is
+#: as before the variants), and a round's letter an explosive game's blank became.
+GAME_BESIDE = ("variant",)
+ROUND_BESIDE = ("exploded",)
 TRIED_FIELDS = ("text", "tried_at", "received_at", "request_id", "history", "status", "decided_at")
 
 
@@ -180,6 +189,25 @@ def tiles_ok(value: object, *, board: bool = False, count: int = 225) -> bool:
     return all(1 <= t <= LETTER_MASK for t in value)
 
 
+def placed_ok(value: object) -> bool:
+    """The top placed as a round keeps it: a top (``move_ok``), in an original game with what placing
+    it did (``tournaments.plays.placed_json``): ``"board"``, the same squares' tiles as they went on
+    the board, and ``"reliquat"``, the tiles left for the next rack."""
+    if not isinstance(value, dict) or not {"board", "reliquat"} <= set(value):
+        return move_ok(value)
+    top = {key: value[key] for key in value if key not in ("board", "reliquat")}
+    board, reliquat = value["board"], value["reliquat"]
+    return (
+        move_ok(top)
+        and isinstance(board, list)
+        and all(isinstance(t, list) and len(t) == 2 for t in board)
+        and [t[0] for t in board] == [t[0] for t in top["tiles"]]
+        and tiles_ok([t[1] for t in board], board=True, count=len(board))
+        and tiles_ok(reliquat)
+        and len(reliquat) <= LONGEST_RACK
+    )
+
+
 def move_ok(value: object) -> bool:
     """A top as a round keeps it: ``{"ref", "word", "tiles": [[square, tile]...], "score"}``."""
     if not (isinstance(value, dict) and set(value) == {"ref", "word", "tiles", "score"}):
@@ -198,9 +226,10 @@ def move_ok(value: object) -> bool:
     )
 
 
-def rack_ok(value: object, letters: LetterSet = FRENCH) -> bool:
-    """A rack as the records write it (``AEI+BLRN``, ``-BBNOORS``, ``A[CH]E+…`` in another set)."""
-    return _parses(lambda text: parse_rack(text, letters), value)
+def rack_ok(value: object, letters: LetterSet = FRENCH, most: int = Variant.CLASSIC.rack_size) -> bool:
+    """A rack as the records write it (``AEI+BLRN``, ``-BBNOORS``, ``A[CH]E+…`` in another set), of
+    ``most`` tiles at most (the game's variant's)."""
+    return _parses(lambda text: parse_rack(text, letters, most), value)
 
 
 def history_ok(value: object) -> bool:
@@ -353,13 +382,18 @@ def _player(check: Checker, where: str, obj: object, names: tuple) -> dict | Non
 
 
 def _game(check: Checker, where: str, obj: object, players: set, claims: bool = True) -> dict | None:
-    if not check.keys(where, obj, ("rounds", *GAME_FIELDS)):
+    beside = tuple(key for key in GAME_BESIDE if isinstance(obj, dict) and key in obj)
+    if not check.keys(where, obj, ("rounds", *GAME_FIELDS, *beside)):
         return None
     if obj["seed"] is None:
         # A game still played leaves without its seed (``tournaments.disclosure``): it goes on here
         # from a seed of this installation's.
         obj = {**obj, "seed": secrets.randbelow(2**62)}
-    game = check.fields(where, Game, obj, GAME_FIELDS)
+    game = check.fields(where, Game, obj, GAME_FIELDS + beside)
+    try:
+        rack_size = Variant.parse(game.get("variant", Variant.CLASSIC.value)).rack_size
+    except UnknownVariant:  # said by the column's check
+        rack_size = Variant.CLASSIC.rack_size
     if game.get("prepared") is not None:
         problem = record_problem(game["prepared"])
         if problem is not None:
@@ -383,7 +417,7 @@ def _game(check: Checker, where: str, obj: object, players: set, claims: bool = 
     if "number" in game:
         check.shape(where, "number", 1 <= game["number"] <= MAX_GAMES)
     rounds = [
-        _round(check, f"{where}.rounds[{i}]", r, players, claims)
+        _round(check, f"{where}.rounds[{i}]", r, players, claims, rack_size)
         for i, r in enumerate(check.items(where, obj, "rounds", MAX_DRAWS))
     ]
     _twice(
@@ -396,21 +430,25 @@ def _game(check: Checker, where: str, obj: object, players: set, claims: bool = 
     return game
 
 
-def _round(check: Checker, where: str, obj: object, players: set, claims: bool = True) -> dict | None:
+def _round(
+    check: Checker, where: str, obj: object, players: set, claims: bool = True,
+    rack_size: int = Variant.CLASSIC.rack_size,
+) -> dict | None:  # fmt: skip
     lists = ("slips", "changes", "tried") if claims else ("slips", "changes")
-    if not check.keys(where, obj, (*lists, *ROUND_FIELDS)):
+    beside = tuple(key for key in ROUND_BESIDE if isinstance(obj, dict) and key in obj)
+    if not check.keys(where, obj, (*lists, *ROUND_FIELDS, *beside)):
         return None
-    rnd = check.fields(where, Round, obj, ROUND_FIELDS)
+    rnd = check.fields(where, Round, obj, ROUND_FIELDS + beside)
     if "number" in rnd:
         check.shape(where, "number", 1 <= rnd["number"] <= MAX_ROUND_NUMBER)
     if "attempt" in rnd:
         check.shape(where, "attempt", 1 <= rnd["attempt"] <= MAX_ATTEMPT)
-    check.shape(where, "tiles", tiles_ok(obj["tiles"]) and len(obj["tiles"]) <= 7)
-    check.shape(where, "rack", rack_ok(obj["rack"], check.letters))
+    check.shape(where, "tiles", tiles_ok(obj["tiles"]) and len(obj["tiles"]) <= rack_size)
+    check.shape(where, "rack", rack_ok(obj["rack"], check.letters, rack_size))
     for key in ("rejections", "rejection_reasons"):
         check.shape(where, key, isinstance(obj[key], list) and all(isinstance(v, str) for v in obj[key]))
     check.shape(where, "tops", isinstance(obj["tops"], list) and all(move_ok(t) for t in obj["tops"]))
-    check.shape(where, "placed", obj["placed"] is None or move_ok(obj["placed"]))
+    check.shape(where, "placed", obj["placed"] is None or placed_ok(obj["placed"]))
     slips = [
         _slip(check, f"{where}.slips[{i}]", s, players)
         for i, s in enumerate(check.items(where, obj, "slips", MAX_PLAYERS))

@@ -63,6 +63,9 @@ class SheetHeader:
     #: The time each counted round was played at (§3.3), in order: a change of the setting during
     #: the evening does not rewrite the rounds played before it.
     round_times: tuple[RoundTimes, ...] = ()
+    #: An original game's variant, named in the sheet's language ("Partie joker"); "" for the classic
+    #: game and a sheet of several games.
+    variant: str = ""
 
 
 @dataclass(frozen=True)

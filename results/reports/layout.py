@@ -90,7 +90,9 @@ def header_fields(header: SheetHeader) -> list[tuple[str, str]]:
     """Every setting the sheet was played and graded with (the rules §3.3, §3.4 and §4 want them
     printed), as (label, value)."""
     t = labels(header.lang)
+    variant = [(t["variant"], header.variant)] if header.variant else []
     return [
+        *variant,
         (t["date"], day(header.date, header.lang)),
         (t["place"], header.place),
         (t["lexicon"], f"{header.lexicon} (sha256 {header.lexicon_checksum[:12]})"),

@@ -29,6 +29,7 @@ LABELS: dict[str, dict[str, str]] = {
         "round_time": "Temps par coup",
         "base": "Base",  # of the ranking, the négatif and the % (§4)
         "tie_break": "Départage",
+        "variant": "Variante",  # an original game's, named in the sheet's language
         "printed": "Imprimé le",
         "top": "Top",
         "players": "Joueurs",
@@ -118,6 +119,7 @@ LABELS: dict[str, dict[str, str]] = {
         "round_time": "Time per round",
         "base": "Base",
         "tie_break": "Tie-break",
+        "variant": "Variant",
         "printed": "Printed",
         "top": "Top",
         "players": "Players",
@@ -207,6 +209,7 @@ LABELS: dict[str, dict[str, str]] = {
         "round_time": "Tiempo por jugada",
         "base": "Base",
         "tie_break": "Desempate",
+        "variant": "Variante",
         "printed": "Impreso",
         "top": "Top",
         "players": "Jugadores",
@@ -296,6 +299,7 @@ LABELS: dict[str, dict[str, str]] = {
         "round_time": "Temps per jugada",
         "base": "Base",
         "tie_break": "Desempat",
+        "variant": "Variant",
         "printed": "Imprès",
         "top": "Top",
         "players": "Jugadors",

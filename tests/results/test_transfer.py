@@ -381,9 +381,10 @@ def test_every_column_is_carried_or_said_not_to_be():
         Submission: {"id", "round", "player", "entered_by", "message_more"},
         SubmissionChange: {"id", "round", "player", "submission", "changed_by", "undoes"},
     }
+    # A game's "variant" and a round's "exploded" beside their columns when set (``GAME_BESIDE``).
     carried = {
-        Tournament: r.TOURNAMENT_FIELDS, Player: r.PLAYER_FIELDS, Game: r.GAME_FIELDS, Round: r.ROUND_FIELDS,
-        Submission: r.SLIP_FIELDS, SubmissionChange: r.CHANGE_FIELDS,
+        Tournament: r.TOURNAMENT_FIELDS, Player: r.PLAYER_FIELDS, Game: r.GAME_FIELDS + r.GAME_BESIDE,
+        Round: r.ROUND_FIELDS + r.ROUND_BESIDE, Submission: r.SLIP_FIELDS, SubmissionChange: r.CHANGE_FIELDS,
     }  # fmt: skip
     for model, fields in carried.items():
         columns = {f.name for f in model._meta.concrete_fields}
