@@ -18,6 +18,7 @@ from lexicons.loaded import engine_lexicon
 from review.rounds import RoundView, Slip, best_placements, round_view
 from server.writes import ServiceError
 from tournaments.models import COUNTED, Game, Player, Round, Submission
+from tournaments.plays import board_tiles
 from tournaments.standings import game_ranking
 
 #: Games a player or the arbiter may review: the rules or the arbiter ended them, or they were
@@ -51,12 +52,13 @@ def played_top(rnd: Round) -> dict:
 
 
 def boards_before(rounds: list[Round]) -> list[list[int]]:
-    """The board the players saw at each round: the tops of the rounds before it."""
+    """The board the players saw at each round: the tops of the rounds before it (a joker game's blank
+    swapped for its letter, that letter: ``plays.board_tiles``)."""
     cells = [0] * 225
     out = []
     for rnd in rounds:
         out.append(list(cells))
-        for sq, tile in played_top(rnd)["tiles"]:
+        for sq, tile in board_tiles(played_top(rnd)):
             cells[sq] = tile
     return out
 
@@ -90,8 +92,8 @@ def game_round(
     rnd = rounds[number - 1]
     board = Board(boards_before(rounds)[number - 1])
     lexicon = engine_lexicon(game.tournament.lexicon)
-    tiles = tuple(rnd.tiles)
-    best = best_placements(best_key(rnd), board, tiles, lexicon, rnd.number == 1)
+    tiles, variant = tuple(rnd.tiles), game.engine_variant
+    best = best_placements(best_key(rnd), board, tiles, lexicon, rnd.number == 1, variant)
     grade = slip = None
     if player is not None:
         sub = Submission.objects.filter(round=rnd, player=player).first()
@@ -100,7 +102,7 @@ def game_round(
             slip = Slip("", 0, "zero", none.text(lang))
         else:
             sent = sub.slip_text()
-            position = Position(board.copy(), tiles, lexicon, first_move=rnd.number == 1)
+            position = Position(board.copy(), tiles, lexicon, first_move=rnd.number == 1, **variant.limits)
             mode = Mode(game.tournament.grading)
             grade = grade_text(position, sent, mode, top=rnd.top_score)
             paid = sub.paid if sub.paid is not None else grade.paid

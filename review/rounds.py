@@ -18,8 +18,9 @@ from engine.lexicon import Lexicon
 from engine.movegen import Position, find_best
 from engine.play import Play
 from engine.ranking import percent, rounded
+from engine.variants import Variant
 from tournaments.boards import Cell, board_cells, words_formed
-from tournaments.plays import play_from_json, play_json
+from tournaments.plays import board_tiles, play_from_json, play_json
 
 #: Placements listed for each round (the ten best), every tie at the last score with them.
 BEST_COUNT = 10
@@ -74,16 +75,23 @@ class RoundView:
 
 
 def best_placements(
-    key: str, board: Board, rack: tuple[int, ...], lexicon: Lexicon, first: bool
+    key: str,
+    board: Board,
+    rack: tuple[int, ...],
+    lexicon: Lexicon,
+    first: bool,
+    variant: Variant = Variant.CLASSIC,
 ) -> list[Play]:
-    """The best placements of a position (``engine.movegen.find_best``), kept in the cache under
-    ``key``, which must name the position (a round's id, a record's checksum and round)."""
+    """The best placements of a position (``engine.movegen.find_best``) in the game's ``variant``,
+    kept in the cache under ``key``, which must name the position (a round's id, a record's checksum
+    and round)."""
     stored = cache.get(key)
     if stored is not None:
         return [play_from_json(data) for data in stored]
     board_tiles = [tile for tile in board.cells if tile]
     bag = bag_left(board_tiles, rack, lexicon.letters)
-    found = find_best(Position(board, rack, lexicon, first_move=first), BEST_COUNT, bag=bag)
+    position = Position(board, rack, lexicon, first_move=first, **variant.limits)
+    found = find_best(position, BEST_COUNT, bag=bag, variant=variant)
     cache.set(key, [play_json(play) for play in found], BEST_SECONDS)
     return found
 
@@ -109,7 +117,7 @@ def round_view(
     ]
     horizontal = top["ref"][0].isalpha()
     after = list(board.cells)
-    for sq, tile in top["tiles"]:
+    for sq, tile in board_tiles(top):  # a joker game's blank swapped for its letter: the letter
         after[sq] = tile
     return RoundView(
         number=number,

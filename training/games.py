@@ -16,7 +16,6 @@ from engine.lexicon import Lexicon
 from engine.movegen import Position
 from engine.notation import RackText
 from engine.play import Play
-from engine.scoring import apply
 from lexicons.files import lexicon_file
 from lexicons.loaded import engine_lexicon, lexicon_default_row
 from lexicons.models import LexiconList
@@ -45,6 +44,9 @@ class TrainingGame:
     words: tuple[str, str, str] = ("", "", "fr")
     #: Each round's best placements as JSON (``training.searches``), once searched.
     best: tuple[list[dict], ...] | None = None
+    #: The tiles each round put on the board (``engine.record.ReplayedGame.placed``): a joker game's
+    #: blank swapped for its letter is that letter.  Empty: each play's own tiles.
+    placed: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -61,14 +63,20 @@ class TrainingGame:
 
     def board_before(self, number: int) -> Board:
         board = Board()
-        for play in self.plays[: number - 1]:
-            apply(board, play)
+        for tiles in (self.placed or tuple(play.tiles for play in self.plays))[: number - 1]:
+            board.place(tiles)
         return board
 
+    def board_tiles(self, number: int) -> tuple[tuple[int, int], ...]:
+        """The tiles round ``number``'s move put on the board (``placed``)."""
+        return self.placed[number - 1] if self.placed else self.plays[number - 1].tiles
+
     def position(self, number: int) -> Position:
+        """Round ``number``'s position, in the record's variant (how many tiles a move places)."""
         return Position(
-            self.board_before(number), self.rack(number).tiles, self.lexicon, first_move=number == 1
-        )
+            self.board_before(number), self.rack(number).tiles, self.lexicon, first_move=number == 1,
+            **self.record.variant.limits,
+        )  # fmt: skip
 
 
 def _replayed(
@@ -82,7 +90,9 @@ def _replayed(
         raise ServiceError.because("training_file_invalid", error.message) from None
     if len(record.rounds) > MAX_ROUNDS:
         raise ServiceError("training_too_long", rounds=MAX_ROUNDS)
-    return TrainingGame(record.title or title, record, replay.plays, lexicon, seed, _words(row))
+    return TrainingGame(
+        record.title or title, record, replay.plays, lexicon, seed, _words(row), placed=replay.placed
+    )
 
 
 def _words(row: LexiconList) -> tuple[str, str, str]:

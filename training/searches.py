@@ -14,7 +14,6 @@ from engine.draw import bag_left
 from engine.lettersets import letter_set
 from engine.lexicon import Lexicon
 from engine.movegen import Position, find_best
-from engine.scoring import apply
 from tournaments.plays import play_json
 
 #: Placements listed for each round: the top and the nine next (review.rounds.BEST_COUNT).
@@ -48,14 +47,16 @@ def best_lists(record: dict, path: str, name: str, letters: str = "fr") -> list[
 
 def best_of_rounds(record: dict, lexicon: Lexicon) -> list[list[dict]]:
     """Each round's best placements (``find_best``, the bag left counted as §3.3.4 says), as JSON, on
-    the board of the moves placed before it."""
+    the board of the moves placed before it, in the record's variant."""
     game = engine_record.parse(record)
     replay = engine_record.check(game, lexicon)
+    variant = game.variant
     board, out = Board(), []
-    for number, (round_, play) in enumerate(zip(game.rounds, replay.plays, strict=True), 1):
+    for number, round_ in enumerate(game.rounds, 1):
         rack = round_.rack.tiles
         bag = bag_left([tile for tile in board.cells if tile], rack, lexicon.letters)
-        found = find_best(Position(board.copy(), rack, lexicon, first_move=number == 1), BEST_COUNT, bag=bag)
+        position = Position(board.copy(), rack, lexicon, first_move=number == 1, **variant.limits)
+        found = find_best(position, BEST_COUNT, bag=bag, variant=variant)
         out.append([play_json(p) for p in found])
-        apply(board, play)
+        board = replay.board_after(number)  # a joker game's blank swapped: its letter
     return out

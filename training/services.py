@@ -218,7 +218,9 @@ def summary(game: TrainingGame, state: Training) -> Summary:
     tops = sum(top_score(game, n) for n in range(1, len(played) + 1))
     paid = sum(r.paid for r in played)
     warnings = sum(1 for r in played if r.sanction == Sanction.WARNING.value)
-    penalty = end_penalty(warnings, warning_threshold(state.seconds or 180))
+    # §3.4: five free in blitz and in an original game (``Variant.free_warnings``), as in a tournament.
+    threshold = max(warning_threshold(state.seconds or 180), game.record.variant.free_warnings)
+    penalty = end_penalty(warnings, threshold)
     return Summary(
         paid=paid,
         tops=tops,

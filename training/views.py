@@ -185,10 +185,11 @@ def _round_context(current, game, number: int) -> dict:
         rack=str(game.rack(number)),
         rejections=[],
         board=position.board,
-        top=play_json(play),
+        top={**play_json(play), "board": [list(t) for t in game.board_tiles(number)]},
         best=services.best_of(game, number),
         grade=grade,
         slip=slip,
+        letters=game.lexicon.letters,
     )
     return {"view": view, "lang": lang}
 
