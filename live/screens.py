@@ -118,6 +118,9 @@ class GameScreen(_RoundShown):
     reliquat: str = ""
     #: The tournament's tiles of several letters, as typed in brackets ("[CH], [LL], [RR]"); "" in French.
     multi_letter: str = ""
+    #: One of them made of letters only, and its letters apart ("CH", "C", "H"): the hint's example of
+    #: a tile typed without brackets; empty when the set has none.
+    multi_example: tuple[str, str, str] = ("", "", "")
     #: Tiles a rack holds in the game's variant: 8 in seven among eight (the typed rack's hints).
     rack_size: int = 7
     #: No slip handed in yet: the game can be deleted (else abandoned).
@@ -275,6 +278,9 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
         "typed_draw": typed,
         "reliquat": rack_text(kept, letters),
         "multi_letter": ", ".join(f"[{name}]" for name in long_tiles(letters)),
+        "multi_example": next(
+            ((name, name[0], name[1:]) for name in long_tiles(letters) if name.isalpha()), ("", "", "")
+        ),
         "rack_size": game.engine_variant.rack_size,
     }
 

@@ -290,3 +290,11 @@ def test_a_french_and_a_spanish_room_play_at_once_each_in_its_set_and_language(t
         reverse("live:player_page", args=[ana.token]), HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
     assert '<html lang="es">' in page and "CH" in page
+
+
+def test_the_typed_racks_hint_shows_a_tile_of_the_set_typed_without_brackets(torneo, arbiter_client):
+    game = services.game_start(tournament=torneo, typed=True)
+    page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
+    assert "[CH], [LL], [RR]" in page and "CH tapé sans crochets, c'est C et H" in page
+    catalan = arbiter_client.get(reverse("live:game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ca")
+    assert "CH escrit sense claudàtors és C i H" in catalan.content.decode()
