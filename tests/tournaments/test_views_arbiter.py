@@ -233,7 +233,7 @@ def test_a_rejected_rack_is_shown_as_rejet(arbiter_client, game):
     rnd = _draw(arbiter_client, game)
     Round.objects.filter(pk=rnd.pk).update(rejections=["AEIOUEA"])
     page = arbiter_client.get(reverse("live:game_detail", args=[game.pk])).content.decode()
-    assert "rejet : AEIOUEA" in page
+    assert "rejet\u00a0: AEIOUEA" in page
 
 
 def test_the_clock_cannot_start_before_the_top_is_ready(arbiter_client, game):
