@@ -5,8 +5,11 @@ translation stale, which the tests see)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import locale
+import os
 import pkgutil
 from pathlib import Path
 
@@ -34,6 +37,26 @@ def interface_language() -> str:
     """The active interface language when the interface has it, French otherwise."""
     lang = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
     return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def system_language() -> str:
+    """The laptop's own language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, or Windows' locale) when the
+    interface has it, French otherwise: what the terminal's lines are written in."""
+    found = [os.environ.get(name, "") for name in ("LC_ALL", "LC_MESSAGES", "LANG")]
+    if os.name == "nt":  # Windows says it through its locale ("Spanish_Spain"), not the environment
+        with contextlib.suppress(ValueError):
+            found.append(locale.getlocale()[0] or "")
+    offered = dict(settings.LANGUAGES)
+    for name in found:
+        word = name.split(".")[0].split("_")[0].split("-")[0].lower()
+        lang = _WINDOWS_NAMES.get(word, word)
+        if lang in offered:
+            return lang
+    return settings.LANGUAGE_CODE
+
+
+#: Windows' names of the interface's languages.
+_WINDOWS_NAMES = {"french": "fr", "english": "en", "spanish": "es", "catalan": "ca"}
 
 
 def catalogue_path(lang: str) -> Path:

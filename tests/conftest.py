@@ -12,6 +12,12 @@ from engine.lexicon import Lexicon
 
 REFERENCE_GAMES = Path(__file__).resolve().parent / "data" / "reference-games"
 
+# The laptop's terminal speaks the system's language (``server.language.system_language``): the
+# servers the tests start speak the default, French, whatever the machine running the suite speaks.
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_in_tmp(tmp_path_factory):

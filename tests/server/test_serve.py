@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _serve(var: Path) -> str:
-    env = {**os.environ, "ARBITER_VAR_DIR": str(var)}
+def _serve(var: Path, **environ) -> str:
+    env = {**os.environ, "ARBITER_VAR_DIR": str(var), **environ}
     env.pop("DATABASE_URL", None)  # the laptop default: its own SQLite file in ``var``
     done = subprocess.run(
         [sys.executable, "manage.py", "serve", "--no-serve"],
@@ -78,3 +78,11 @@ def test_a_port_already_taken_is_said_before_anything_with_a_free_one_to_use(tmp
         assert other > port + 1
         with socket.socket() as probe:
             probe.bind(("0.0.0.0", other))  # free indeed
+
+
+def test_the_terminal_speaks_the_laptops_language_when_the_interface_has_it(tmp_path):
+    spanish = _serve(tmp_path / "es", LANG="es_ES.UTF-8")
+    assert "Cuenta de árbitro: usuario «arbitre»" in spanish
+    assert "Compte arbitre" not in spanish
+    german = _serve(tmp_path / "de", LANG="de_DE.UTF-8")  # not an interface language: French
+    assert "Compte arbitre" in german

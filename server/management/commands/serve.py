@@ -18,11 +18,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from engine.lexicon import DEFAULT_NAME
 from server.background import INTERVAL_SECONDS, start_chores
 from server.backup import default_folder, start_saver
+from server.language import system_language
 from server.logs import log_to_file
 from server.network import free_ports, lan_addresses, port_taken
 from server.strangers import room_side
@@ -120,6 +122,7 @@ class Command(BaseCommand):
         everything is kept in the database, and a round left running closes at the next start.  The
         terminal shows what the arbiter must know; the details go to the log file (``server.logs``)."""
         self.log = log_to_file("arbiter")
+        translation.activate(system_language())  # the terminal's lines in the laptop's language
         ctrl_c_taken_back()
         try:
             serving = self._serve(**options)
