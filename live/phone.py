@@ -79,7 +79,12 @@ def long_tiles(letters: LetterSet) -> tuple[str, ...]:
 
 @functools.cache
 def _tile_names(letters: LetterSet) -> str:
-    names = [*long_tiles(letters), *sorted(letters.kept)]
+    """The phone's list of what it reads as one tile: each long tile, each other spelling of one as
+    ``spelling=tile`` (``L.L=L·L``), each accented letter the set keeps (``Ñ``); longest first."""
+    long = set(long_tiles(letters))
+    spelled = {name: letters.names[code] for name, code in letters.spellings.items() if len(name) > 1}
+    typed = sorted({*long, *spelled, *letters.kept}, key=lambda name: (-len(name), name))
+    names = [f"{name}={spelled[name]}" if name in spelled and name not in long else name for name in typed]
     return json.dumps(names, ensure_ascii=False) if names else ""
 
 
@@ -90,7 +95,9 @@ def _joker_mark(letters: LetterSet) -> re.Pattern:
     long = long_tiles(letters)
     if not long:
         return _JOKER_MARK
-    names = "|".join(re.escape(name) for name in long)
+    # Other spellings of a long tile too (``L.L`` for ``L·L``: a phone's keyboard has no middle dot).
+    spelled = {name for name in letters.spellings if len(name) > 1}
+    names = "|".join(re.escape(name) for name in sorted({*long, *spelled}, key=len, reverse=True))
     return re.compile(rf"(\[[^\]]*\]|{names}|[^\W\d_][\u0300-\u036f]*)\?")
 
 

@@ -71,13 +71,13 @@ def phone(browser):
     """A factory of phones: each player's own browser context (own cookies), 360 px wide, touch."""
     contexts = []
 
-    def new_phone():
+    def new_phone(locale: str = LOCALE):
         context = browser.new_context(
             viewport={"width": 360, "height": 640},
             device_scale_factor=2,
             is_mobile=True,
             has_touch=True,
-            locale=LOCALE,
+            locale=locale,
             timezone_id=TIMEZONE,
         )
         context.set_default_timeout(10_000)

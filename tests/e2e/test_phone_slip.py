@@ -173,3 +173,35 @@ def test_the_preview_says_a_tile_the_rack_lacks_before_the_slip_goes(live_server
     expect(missing).to_have_text("")
     expect(missing).to_be_hidden()
     assert not errors, errors
+
+
+def test_a_catalan_phone_reads_l_dot_l_as_the_one_tile_and_its_joker_mark(live_server, phone):
+    """A phone's keyboard has no middle dot: ``L.L`` is the tile L·L in the preview as on the
+    server, and ``L.L?`` a joker standing for it."""
+    from lexicons.services import lexicon_upload
+
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password="mot-de-passe-du-club")
+        words = lexicon_upload(name="ca-prova", data="al·le\nalla\nla\nal\n".encode(), letters="ca")
+        tournament = services.tournament_create(
+            created_by=arbiter, lexicon=words, letters="ca", name="Torneig", date=datetime.date(2027, 1, 9)
+        )
+        player = services.player_register(tournament=tournament, name="Aina")
+        game = services.game_start(tournament=tournament, typed=True)
+        rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="[L·L]AEO?ST").round
+        services.round_start(round_id=rnd.pk)
+    page = phone(locale="ca-ES").new_page()
+    errors = _open(page, live_server.url, player)
+    field = page.locator("#slip-text")
+    field.fill("H7 AL.LE")
+    expect(page.locator("#player-board [data-ghost]").first).to_be_visible()
+    ghosts = page.locator("#player-board [data-ghost]").evaluate_all(
+        "cells => cells.map(c => c.dataset.ghost)"
+    )
+    assert ghosts == ["A", "L·L", "E"], ghosts
+    field.fill("H7 AL.L?E")
+    jokers = page.locator("#player-board [data-ghost][data-joker]").evaluate_all(
+        "cells => cells.map(c => c.dataset.ghost)"
+    )
+    assert jokers == ["L·L"], jokers
+    assert errors == []

@@ -298,3 +298,11 @@ def test_the_typed_racks_hint_shows_a_tile_of_the_set_typed_without_brackets(tor
     assert "[CH], [LL], [RR]" in page and "CH tapé sans crochets, c'est C et H" in page
     catalan = arbiter_client.get(reverse("live:game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ca")
     assert "CH escrit sense claudàtors és C i H" in catalan.content.decode()
+
+
+def test_a_joker_mark_follows_a_tile_written_in_another_spelling():
+    from engine.lettersets import CATALAN
+
+    assert slip_text("4g ral.l?is", fisf=False, letters=CATALAN) == "4G RAl.lIS"
+    assert slip_text("4G RAL·L?IS", fisf=False, letters=CATALAN) == "4G RAl·lIS"
+    assert slip_text("h7 al.le", fisf=False, letters=CATALAN) == "H7 AL.LE"

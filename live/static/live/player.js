@@ -177,18 +177,19 @@
       var ch = word.charAt(i), hit = null;
       if (long.length && ch === "[") { // a tile written in brackets: [CH]
         var close = word.indexOf("]", i), inner = close > i ? word.slice(i + 1, close).toUpperCase() : "";
-        if (!(long.indexOf(inner) >= 0 || /^[A-Z]$/.test(inner))) return null;
-        last = { letter: inner, joker: false, end: close + 1 };
+        var named = tileOf(long, inner) || (/^[A-Z]$/.test(inner) ? inner : null);
+        if (!named) return null;
+        last = { letter: named, joker: false, end: close + 1 };
         out.push(last);
         i = close + 1;
         continue;
       }
       var rest = word.slice(i).toUpperCase();
-      for (var k = 0; k < long.length && !hit; k++) if (rest.indexOf(long[k]) === 0) hit = long[k];
+      for (var k = 0; k < long.length && !hit; k++) if (rest.indexOf(long[k].typed) === 0) hit = long[k];
       if (hit) { // a tile of several letters, or a letter the set keeps (Ñ): cut as the server cuts
-        last = { letter: hit, joker: false, end: i + hit.length };
+        last = { letter: hit.tile, joker: false, end: i + hit.typed.length };
         out.push(last);
-        i += hit.length;
+        i += hit.typed.length;
         continue;
       }
       var base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase();
@@ -209,9 +210,19 @@
 
   /* The tournament's tiles that are not one plain letter (CH, LL, Ñ), longest first: the slip
      field carries them (live/phone.py tile_names); none in the French set. */
+  // What the set reads as one tile: "CH", "Ñ", and other spellings as "L.L=L·L" (typed=tile).
   function setTiles() {
-    var field = $("slip-text");
-    try { return JSON.parse((field && field.dataset.tiles) || "[]"); } catch (e) { return []; }
+    var field = $("slip-text"), listed = [];
+    try { listed = JSON.parse((field && field.dataset.tiles) || "[]"); } catch (e) { listed = []; }
+    return listed.map(function (entry) {
+      var at = entry.indexOf("=");
+      return at > 0 ? { typed: entry.slice(0, at), tile: entry.slice(at + 1) } : { typed: entry, tile: entry };
+    });
+  }
+
+  function tileOf(long, typed) {
+    for (var k = 0; k < long.length; k++) if (long[k].typed === typed) return long[k].tile;
+    return null;
   }
 
   function cellAt(board, at, i) {
