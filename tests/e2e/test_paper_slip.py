@@ -57,3 +57,29 @@ def test_a_paper_slip_is_shown_as_read_while_typed_and_once_stored(live_server, 
     field.press_sequentially("h8 abc 14")
     expect(page.locator(".slips-table .correct output.slip-read-live")).to_have_text("Lu : H8 ABC 14")
     assert errors == []
+
+
+def test_a_spanish_paper_slip_keeps_the_n_with_tilde_while_typed(live_server, laptop):
+    """Ñ is a tile of the Spanish set, not an N with an accent: the preview keeps it, as the server."""
+    from lexicons.services import lexicon_upload
+
+    with _orm():
+        arbiter = User.objects.create_user("arbitre", password=PASSWORD)
+        words = lexicon_upload(name="es-prueba", data="año\nano\nna\n".encode(), letters="es")
+        tournament = services.tournament_create(
+            created_by=arbiter, lexicon=words, letters="es", name="Torneo", date=datetime.date(2027, 1, 9)
+        )
+        services.player_register(tournament=tournament, name="Ana")
+        game = services.game_start(tournament=tournament, typed=True)
+        rnd = services.round_draw(game_id=game.pk, expected_number=1, typed="AÑOEIST").round
+        services.round_start(round_id=rnd.pk)
+        services.round_close(round_id=rnd.pk)
+    page = laptop.new_page()
+    page.goto(live_server.url + "/")
+    page.get_by_label("Identifiant").fill("arbitre")
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+    page.goto(f"{live_server.url}/parties/{game.pk}/")
+    page.locator("#paper-table").fill("1")
+    page.locator("#paper-text").press_sequentially("h8 año é")
+    expect(page.locator("#paper-read")).to_have_text("Lu : H8 AÑO E")

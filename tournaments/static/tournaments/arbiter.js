@@ -75,16 +75,23 @@ document.addEventListener("click", function (event) {
 
 // A slip the arbiter types (a paper slip, a correction) shown as it will be read, before Enter:
 // letters in upper case whatever the keyboard, a letter followed by "?" a joker (shown in
-// lower case and marked, the record's notation), accents dropped -- as the server reads it
-// (live/phone.py slip_text).  After Enter the screen says how it was read and stored.
+// lower case and marked, the record's notation), accents dropped except on the letters the set
+// keeps as tiles (Ñ, Ç: the output's data-kept) -- as the server reads it (live/phone.py
+// slip_text).  After Enter the screen says how it was read and stored.
 (function () {
   "use strict";
   var FIELDS = "#paper-text, .slips-table .correct input[name=text]";
 
   function letter(ch) { return /\p{L}/u.test(ch); }
 
-  function read(typed) {
-    var chars = Array.from(typed.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim());
+  function plain(typed, kept) {
+    return Array.from(typed.normalize("NFC")).map(function (ch) {
+      return kept.indexOf(ch.toUpperCase()) >= 0 ? ch : ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+    }).join("");
+  }
+
+  function read(typed, kept) {
+    var chars = Array.from(plain(typed, kept).replace(/\s+/g, " ").trim());
     var parts = [];
     for (var i = 0; i < chars.length; i++) {
       if (letter(chars[i]) && chars[i + 1] === "?") {
@@ -114,7 +121,7 @@ document.addEventListener("click", function (event) {
     var label = (paper && paper.getAttribute("data-label")) || "";
     var joker = (paper && paper.getAttribute("data-joker")) || "";
     output.textContent = "";
-    var parts = read(field.value);
+    var parts = read(field.value, (paper && paper.getAttribute("data-kept")) || "");
     if (!parts.length) return;
     output.append(label + " ");
     parts.forEach(function (part) {
