@@ -57,7 +57,8 @@ LANGUAGES = ("fr", "en")
 
 def page_for(url_name: str | None, language: str) -> str:
     """The guide's address for a screen: ``/aide/<language>/<slug>/#<section>``."""
-    language = language if language in LANGUAGES else "fr"
+    # The guides are written in French and English; the interface's other languages get English.
+    language = language if language in LANGUAGES else ("fr" if language.startswith("fr") else "en")
     target = SCREENS.get(url_name or "", "index")
     slug, _, section = target.partition("#")
     path = "" if slug == "index" else f"{slug}/"

@@ -123,3 +123,13 @@ def test_a_refusal_is_said_in_catalan(arbiter_client, game, players):
         url, {"table_number": 99, "text": "H8 MOT 10"}, **HTMX, **CATALAN
     ).content.decode()
     assert "Aucun joueur à la table" not in said and "No player" not in said and "99" in said
+
+
+def test_help_opens_the_english_guide_from_a_spanish_or_catalan_screen(arbiter_client, tournament):
+    from guides import pages
+
+    assert pages.page_for("tournaments:home", "es").startswith("/aide/en/")
+    assert pages.page_for("tournaments:home", "ca").startswith("/aide/en/")
+    assert pages.page_for("tournaments:home", "fr").startswith("/aide/fr/")
+    page = arbiter_client.get(reverse("tournaments:home"), **CATALAN).content.decode()
+    assert 'href="/aide/en/' in page and 'href="/aide/fr/' not in page
