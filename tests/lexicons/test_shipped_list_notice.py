@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 
 from clubs.models import Club, Member, Role
 from engine.lexicon import DEFAULT_NAME
@@ -63,3 +64,15 @@ def test_once_a_club_sent_its_list_a_new_tournament_starts_on_it(client, db):
     other = Club.objects.create(name="Autre club")
     lexicon_upload(name="autre.txt", data=b"AA\nZZZ\n", club=other)
     assert _selected(_form(client)) == str(own.pk)
+
+
+def test_the_notice_says_what_the_chosen_sets_list_is_not(arbiter_client):
+    """The ODS sentence for the French set, the federations' lists for another (the page's script
+    switches them as the set changes; the server shows the one of the set sent)."""
+    page = _form(arbiter_client)
+    assert re.search(r'<span data-notice-letters="fr">', page) and re.search(
+        r'<span data-notice-letters="other" hidden>', page
+    )
+    sent = arbiter_client.post(reverse("tournaments:tournament_create"), {"letters": "es"}).content.decode()
+    assert re.search(r'<span data-notice-letters="fr" hidden>', sent)
+    assert re.search(r'<span data-notice-letters="other">', sent) and "FISE, DISC, Collins" in sent

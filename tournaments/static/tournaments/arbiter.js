@@ -265,8 +265,17 @@ document.addEventListener("toggle", function (event) {
       sheets.value = letters.value;
     }
   }
+  // The notice under the set says what the shipped list of that set is not (the ODS in French).
+  function followNotice() {
+    var letters = document.getElementById("id_letters");
+    if (!letters) return;
+    document.querySelectorAll("[data-notice-letters]").forEach(function (part) {
+      var french = (letters.value || "fr") === "fr";
+      part.hidden = part.dataset.noticeLetters === "fr" ? !french : french;
+    });
+  }
   document.addEventListener("change", function (event) {
-    if (event.target && event.target.id === "id_letters") { follow(); followSheets(); }
+    if (event.target && event.target.id === "id_letters") { follow(); followSheets(); followNotice(); }
     if (event.target && event.target.id === "id_sheet_language") sheetsChosen = true;
   });
   document.addEventListener("DOMContentLoaded", follow);
