@@ -16,7 +16,16 @@ from engine.lettersets import letter_set
 from engine.variants import Variant
 
 #: The letter sets a tournament plays (``engine.lettersets``), each named in its own language.
-LETTER_SETS = [("fr", "Français"), ("es", "Español"), ("ca", "Català"), ("en", "English")]
+LETTER_SETS = [
+    ("fr", "Français"),
+    ("es", "Español"),
+    ("ca", "Català"),
+    ("en", "English"),
+    ("it", "Italiano"),
+    ("pt", "Português"),
+    ("nl", "Nederlands"),
+    ("de", "Deutsch"),
+]
 #: The interface's languages, each named in itself (``settings.LANGUAGES``): the sheets' too.
 INTERFACE_LANGUAGES = [("fr", "Français"), ("en", "English"), ("es", "Español"), ("ca", "Català")]
 

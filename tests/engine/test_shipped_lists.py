@@ -18,7 +18,8 @@ def tiles(letters: LetterSet, *names: str) -> tuple[int, ...]:
 
 
 def test_every_set_has_a_shipped_list_with_its_notices():
-    assert set(SHIPPED) == set(SETS)
+    # The sets taken from published tile tables (Italian, Portuguese, Dutch, German) ship no list.
+    assert set(SETS) - set(SHIPPED) == {"it", "pt", "nl", "de"} and set(SHIPPED) <= set(SETS)
     for code, name in SHIPPED.items():
         path = shipped_path(SETS[code])
         assert path.name == f"{name}.txt.gz" and path.is_file()

@@ -306,3 +306,32 @@ def test_a_joker_mark_follows_a_tile_written_in_another_spelling():
     assert slip_text("4g ral.l?is", fisf=False, letters=CATALAN) == "4G RAl.lIS"
     assert slip_text("4G RAL·L?IS", fisf=False, letters=CATALAN) == "4G RAl·lIS"
     assert slip_text("h7 al.le", fisf=False, letters=CATALAN) == "H7 AL.LE"
+
+
+@pytest.mark.parametrize(
+    ("code", "name"), [("it", "Italiano"), ("pt", "Português"), ("nl", "Nederlands"), ("de", "Deutsch")]
+)
+def test_a_set_without_a_shipped_list_is_refused_without_a_club_list_and_plays_one_sent(
+    arbiter_client, code, name
+):
+    form = {
+        "name": "Open", "date": "2027-04-03", "place": "Salle", "letters": code, "lexicon": "",
+        "round_seconds": 120, "grading": "computed", "warning_threshold": 3, "warning_penalty": 5,
+        "solo_value": 10, "solo_min_players": 16, "grace_seconds": 2, "percent_base": "total",
+        "tie_break": "last", "aggregate": "average", "sheet_language": "fr",
+    }  # fmt: skip
+    page = arbiter_client.post(reverse("tournaments:tournament_create"), form)
+    assert page.status_code == 200 and Tournament.objects.count() == 0
+    assert f"livrée pour ce jeu de lettres ({code})" in page.content.decode()
+    words = {"it": "città\nperché\nzero\n", "pt": "ação\naçúcar\nmesa\n", "nl": "één\nijsvrij\nzee\n"}
+    sent = lexicon_upload(
+        name=f"{code}-club", data=words.get(code, "Ärger\nMüller\nöl\n").encode(), letters=code
+    )
+    assert (sent.letters, sent.word_count) == (code, 3)
+    form["lexicon"] = sent.pk
+    made = arbiter_client.post(reverse("tournaments:tournament_create"), form)
+    assert made.status_code == 302
+    assert f"{name} · {code}-club" in arbiter_client.get(made["Location"]).content.decode()
+    tournament = Tournament.objects.get(name="Open")
+    assert (tournament.letters, tournament.lexicon.letters) == (code, code)
+    assert tournament.letter_set.code == code
