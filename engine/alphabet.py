@@ -119,7 +119,8 @@ class LetterSet:
         codes = frozenset(self.by_name[n] for n in names)
         flexible = frozenset({BLANK}) | codes
         letters = frozenset(self.letters)
-        vowels = frozenset(c for c in self.letters if self.names[c] in "AEIOU") - flexible
+        named = frozenset(c for c in self.letters if self.names[c] in ("A", "E", "I", "O", "U"))
+        vowels = (self.vowels | named) - flexible  # the set's own vowels kept (German Ä Ö Ü)
         return replace(self, vowels=vowels, consonants=letters - vowels - flexible, flexible=flexible)
 
     def __eq__(self, other: object) -> bool:

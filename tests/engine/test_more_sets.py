@@ -161,3 +161,13 @@ def test_a_german_game_plays_its_umlauts():
     umlauts = {GERMAN.by_name[n] for n in ("Ä", "Ö", "Ü")}
     racks = [c for r in played.rounds for c in r.rack.tiles]
     assert umlauts & set(racks)
+
+
+def test_a_tile_made_flexible_keeps_the_sets_own_vowels():
+    from engine.lettersets import letter_set
+
+    german = letter_set("de")
+    umlauts = {german.by_name[name] for name in ("Ä", "Ö", "Ü")}
+    flexible = german.with_flexible(("Y",))
+    assert umlauts <= flexible.vowels and german.by_name["Y"] in flexible.flexible
+    assert german.by_name["Y"] not in flexible.vowels | flexible.consonants
