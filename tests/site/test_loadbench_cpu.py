@@ -25,15 +25,19 @@ def spawn_tree(command: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen(["sh", "-c", command, *args], start_new_session=True)
 
 
+def _command(pid: int) -> str:
+    """A process's command name; "" once it has ended (between the listing and this read)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 def children(pid: int, name: str, seconds: float = 10) -> list[int]:
     """The pids of ``pid``'s children running ``name``, once there is one."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        found = [
-            p.pid
-            for p in processes().values()
-            if p.parent == pid and Path(f"/proc/{p.pid}/comm").read_text().strip() == name
-        ]
+        found = [p.pid for p in processes().values() if p.parent == pid and _command(p.pid) == name]
         if found:
             return found
         time.sleep(0.05)
