@@ -80,9 +80,12 @@ def test_a_port_already_taken_is_said_before_anything_with_a_free_one_to_use(tmp
             probe.bind(("0.0.0.0", other))  # free indeed
 
 
-def test_the_terminal_speaks_the_laptops_language_when_the_interface_has_it(tmp_path):
+def test_the_terminal_speaks_the_laptops_language_when_the_interface_has_it(tmp_path, monkeypatch):
     spanish = _serve(tmp_path / "es", LANG="es_ES.UTF-8")
     assert "Cuenta de árbitro: usuario «arbitre»" in spanish
     assert "Compte arbitre" not in spanish
-    german = _serve(tmp_path / "de", LANG="de_DE.UTF-8")  # not an interface language: French
-    assert "Compte arbitre" in german
+    from server.language import system_language
+
+    for name, lang in (("de_DE.UTF-8", "fr"), ("ca_ES.UTF-8", "ca"), ("C.UTF-8", "fr"), ("en_GB", "en")):
+        monkeypatch.setenv("LANG", name)  # German is no interface language: French
+        assert system_language() == lang, name
