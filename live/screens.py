@@ -271,16 +271,15 @@ def _next_draw(game: Game, rnd: Round | None) -> dict:
     fresh = bool(game.pending_rejections or cancelled)
     kept = ()
     letters = game.tournament.letter_set
+    long = long_tiles(letters)
     if rnd is not None and not fresh:
         kept = reliquat_after(rnd.tiles, rnd.placed, letters)
     return {
         "fresh": fresh,
         "typed_draw": typed,
         "reliquat": rack_text(kept, letters),
-        "multi_letter": ", ".join(f"[{name}]" for name in long_tiles(letters)),
-        "multi_example": next(
-            ((name, name[0], name[1:]) for name in long_tiles(letters) if name.isalpha()), ("", "", "")
-        ),
+        "multi_letter": ", ".join(f"[{name}]" for name in long),
+        "multi_example": next(((name, name[0], name[1:]) for name in long if name.isalpha()), ("", "", "")),
         "rack_size": game.engine_variant.rack_size,
     }
 

@@ -19,7 +19,7 @@ from lexicons.services import lexicons_of
 from server.converters import IdConverter
 from server.language import interface_language
 from server.writes import ServiceError
-from tournaments.models import INTERFACE_LANGUAGES, LETTER_SETS, MAX_TABLE, GameVariant, Player, Tournament
+from tournaments.models import LETTER_SETS, MAX_TABLE, GameVariant, Player, Tournament
 from tournaments.services import players_csv
 
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -193,8 +193,8 @@ class TournamentForm(forms.ModelForm):
             fields["owner"] = self.cleaned_data["owner"]
         if "warning_threshold" not in self.changed_data:
             fields["warning_threshold"] = None  # left as shown: the service applies §3.4's default
-        if "sheet_language" not in self.changed_data and fields["letters"] in dict(INTERFACE_LANGUAGES):
-            fields["sheet_language"] = fields["letters"]  # the set's language, as the script shows it
+        if "sheet_language" not in self.changed_data:
+            del fields["sheet_language"]  # left as shown: the service gives the set's language
         return fields
 
 
